@@ -1,0 +1,137 @@
+//! [`VariantSpec`]: the static description of one error variant.
+
+use serde::Serialize;
+
+use crate::category::UserErrorCategory;
+use crate::class::{ErrorClass, Owner};
+
+/// What one variant of an [`Envelope`](crate::Envelope) type produces, known
+/// at compile time. `Envelope::catalog()` returns one per variant, so a
+/// server can list in a tool description the errors the tool may return, and
+/// a test can snapshot the wire contract.
+///
+/// A `transparent` variant delegates to the error it wraps, so its class,
+/// code and category are `None` here; read the inner type's catalog.
+///
+/// Serializes as a JSON object with these keys: `name`, `code`, `class`,
+/// `category`, `suggested_tool`, `next_steps`, `message`, `help_url`,
+/// `transparent` (missing values as `null`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct VariantSpec {
+    /// The variant's name as written in Rust (`"ObjectNotFound"`); for a
+    /// struct, the struct's name.
+    pub name: &'static str,
+    /// The domain code the variant produces (`"LEASE_REQUIRED"`).
+    pub code: Option<&'static str>,
+    /// The class the variant produces.
+    pub class: Option<ErrorClass>,
+    /// The category the variant produces.
+    pub category: Option<UserErrorCategory>,
+    /// The static suggested tool, if one is known at compile time (a
+    /// `suggested_tool` field can still set one at run time).
+    pub suggested_tool: Option<&'static str>,
+    /// The `next_step` templates, in order, as written (`{field}` kept).
+    pub next_steps: &'static [&'static str],
+    /// The `message` template as written, or `None` when the message is the
+    /// error's `Display` text or the class's generic text.
+    pub message: Option<&'static str>,
+    /// The help URL, if the variant sets one.
+    pub help_url: Option<&'static str>,
+    /// Whether the variant delegates to the error it wraps.
+    pub transparent: bool,
+}
+
+impl VariantSpec {
+    /// A spec for the variant `name` with nothing else set; fill it with the
+    /// `with_*` methods, all usable in `const` items.
+    #[must_use]
+    pub const fn new(name: &'static str) -> Self {
+        VariantSpec {
+            name,
+            code: None,
+            class: None,
+            category: None,
+            suggested_tool: None,
+            next_steps: &[],
+            message: None,
+            help_url: None,
+            transparent: false,
+        }
+    }
+
+    /// Sets the class and, from it, the default category.
+    #[must_use]
+    pub const fn with_class(mut self, class: ErrorClass) -> Self {
+        self.class = Some(class);
+        self.category = Some(class.default_category());
+        self
+    }
+
+    /// Sets the domain code.
+    #[must_use]
+    pub const fn with_code(mut self, code: &'static str) -> Self {
+        self.code = Some(code);
+        self
+    }
+
+    /// Sets the category.
+    #[must_use]
+    pub const fn with_category(mut self, category: UserErrorCategory) -> Self {
+        self.category = Some(category);
+        self
+    }
+
+    /// Sets the static suggested tool.
+    #[must_use]
+    pub const fn with_suggested_tool(mut self, tool: &'static str) -> Self {
+        self.suggested_tool = Some(tool);
+        self
+    }
+
+    /// Sets the `next_step` templates.
+    #[must_use]
+    pub const fn with_next_steps(mut self, steps: &'static [&'static str]) -> Self {
+        self.next_steps = steps;
+        self
+    }
+
+    /// Sets the message template.
+    #[must_use]
+    pub const fn with_message(mut self, template: &'static str) -> Self {
+        self.message = Some(template);
+        self
+    }
+
+    /// Sets the help URL.
+    #[must_use]
+    pub const fn with_help_url(mut self, url: &'static str) -> Self {
+        self.help_url = Some(url);
+        self
+    }
+
+    /// Marks the variant as delegating to the error it wraps.
+    #[must_use]
+    pub const fn transparent(mut self) -> Self {
+        self.transparent = true;
+        self
+    }
+
+    /// Who has to act, from the class; `None` for a transparent variant.
+    #[must_use]
+    pub const fn owner(&self) -> Option<Owner> {
+        match self.class {
+            Some(class) => Some(class.owner()),
+            None => None,
+        }
+    }
+
+    /// Whether the class is retryable; `None` for a transparent variant.
+    #[must_use]
+    pub const fn retryable(&self) -> Option<bool> {
+        match self.class {
+            Some(class) => Some(class.is_retryable()),
+            None => None,
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! The [`Envelope`] trait: how an error type turns into an [`ErrorEnvelope`].
+
+use serde_json::Value;
+
+use crate::catalog::VariantSpec;
+use crate::category::UserErrorCategory;
+use crate::class::ErrorClass;
+use crate::envelope::ErrorEnvelope;
+use crate::tool_result::ToolResult;
+
+/// An error that can describe itself to an LLM agent.
+///
+/// Usually implemented by `#[derive(Envelope)]`; implementing it by hand is
+/// fine too (see the impl for [`ErrorEnvelope`] itself). The three accessors
+/// never allocate; `to_envelope` borrows, so the error can still be logged
+/// afterwards, and `into_envelope` moves owned strings and vectors into the
+/// envelope instead of copying them.
+pub trait Envelope {
+    /// The machine-stable class of this error. Does not allocate.
+    fn error_class(&self) -> ErrorClass;
+
+    /// The conversation-flow category. Does not allocate. The provided
+    /// method returns the class's default category.
+    fn user_category(&self) -> UserErrorCategory {
+        self.error_class().default_category()
+    }
+
+    /// The domain code (`"LEASE_REQUIRED"`), if any. Does not allocate. The
+    /// provided method returns `None`.
+    fn code(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The full envelope, built from a borrow of the error.
+    fn to_envelope(&self) -> ErrorEnvelope;
+
+    /// The full envelope, consuming the error so owned fields move instead
+    /// of being cloned. The provided method calls `to_envelope`.
+    fn into_envelope(self) -> ErrorEnvelope
+    where
+        Self: Sized,
+    {
+        self.to_envelope()
+    }
+
+    /// The `ToolResult` for the tool call `tool_call_id`, with the envelope
+    /// JSON as content (see [`ToolResult::error`]).
+    fn to_tool_result(&self, tool_call_id: impl Into<String>) -> ToolResult {
+        ToolResult::error(tool_call_id, &self.to_envelope())
+    }
+
+    /// The MCP `CallToolResult` JSON (see
+    /// [`crate::render::mcp::call_tool_result`]).
+    fn to_mcp_result(&self) -> Value {
+        crate::render::mcp::call_tool_result(&self.to_envelope())
+    }
+
+    /// A static description of every variant this type can produce, in
+    /// declaration order. The provided method returns an empty slice.
+    fn catalog() -> &'static [VariantSpec]
+    where
+        Self: Sized,
+    {
+        &[]
+    }
+}
+
+/// An envelope is its own envelope: the accessors read its fields, and
+/// converting clones or moves it.
+impl Envelope for ErrorEnvelope {
+    fn error_class(&self) -> ErrorClass {
+        self.error_class
+    }
+
+    fn user_category(&self) -> UserErrorCategory {
+        self.effective_category()
+    }
+
+    /// The code when it is a `&'static str` (as the derive sets it); `None`
+    /// for a code built at run time, which cannot be lent as `'static`.
+    fn code(&self) -> Option<&'static str> {
+        match &self.code {
+            Some(std::borrow::Cow::Borrowed(code)) => Some(code),
+            _ => None,
+        }
+    }
+
+    fn to_envelope(&self) -> ErrorEnvelope {
+        self.clone()
+    }
+
+    fn into_envelope(self) -> ErrorEnvelope {
+        self
+    }
+
+    fn to_tool_result(&self, tool_call_id: impl Into<String>) -> ToolResult {
+        ToolResult::error(tool_call_id, self)
+    }
+
+    fn to_mcp_result(&self) -> Value {
+        crate::render::mcp::call_tool_result(self)
+    }
+}
+
+impl<T: Envelope + ?Sized> Envelope for Box<T> {
+    fn error_class(&self) -> ErrorClass {
+        (**self).error_class()
+    }
+
+    fn user_category(&self) -> UserErrorCategory {
+        (**self).user_category()
+    }
+
+    fn code(&self) -> Option<&'static str> {
+        (**self).code()
+    }
+
+    fn to_envelope(&self) -> ErrorEnvelope {
+        (**self).to_envelope()
+    }
+}

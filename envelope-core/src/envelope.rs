@@ -1,0 +1,285 @@
+//! [`ErrorEnvelope`], the agent-facing error payload, and its wire form.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::category::UserErrorCategory;
+use crate::class::ErrorClass;
+
+/// The actionable error payload a tool returns to an LLM agent.
+///
+/// Wire form (JSON object), in this field order, with every empty optional
+/// field left out:
+///
+/// | key | type | when present |
+/// |---|---|---|
+/// | `isError` | `true` | always (the MCP tool-result flag) |
+/// | `error_class` | [`ErrorClass`] wire name | always |
+/// | `message` | string | always |
+/// | `ora_code` | integer | the backend gave a numeric code |
+/// | `suggested_tool` | string | a tool to call next is known |
+/// | `fuzzy_matches` | array of strings | non-empty |
+/// | `next_steps` | array of strings | non-empty |
+/// | `retry_after_ms` | integer, milliseconds | a retry hint is known |
+/// | `code` | string, `UPPER_SNAKE_CASE` | a domain reason is known |
+/// | `category` | [`UserErrorCategory`] wire name | set |
+/// | `retryable` | `true` | only when true |
+/// | `help_url` | string | set |
+/// | `details` | object | non-empty |
+///
+/// The first eight keys are the seed envelope's (the `oraclemcp-error`
+/// crate's), so its readers parse ours. Reading is lenient: unknown keys are
+/// ignored, an unknown class or category becomes `Unknown`, and only
+/// `error_class` and `message` are required.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorEnvelope {
+    /// Marks the payload as an error; always `true`. Wire name `isError`,
+    /// as in the MCP tool-result shape.
+    #[serde(rename = "isError", default = "always_true")]
+    pub is_error: bool,
+    /// The machine-stable class the model can branch on.
+    pub error_class: ErrorClass,
+    /// A readable explanation for the model. Must not hold secrets, bind
+    /// values or internals; the derive keeps `secret` fields out of it.
+    pub message: String,
+    /// The originating backend's numeric error code: `942` for Oracle's
+    /// `ORA-00942`, a MySQL errno, an upstream HTTP status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ora_code: Option<i32>,
+    /// The single best tool to call next, by its tool name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suggested_tool: Option<String>,
+    /// Near-miss names the caller may have meant (see [`crate::fuzzy`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fuzzy_matches: Vec<String>,
+    /// Ordered, concrete steps the model can follow to recover.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub next_steps: Vec<String>,
+    /// How long to wait before retrying, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
+    /// A stable domain reason in `UPPER_SNAKE_CASE` (`"LEASE_REQUIRED"`),
+    /// finer than the class. The derive defaults it to the variant name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<Cow<'static, str>>,
+    /// The conversation-flow category; [`ErrorEnvelope::new`] sets the
+    /// class's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<UserErrorCategory>,
+    /// Whether repeating the same call later may succeed. On the wire only
+    /// when true; [`ErrorEnvelope::new`] sets it from the class.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub retryable: bool,
+    /// A page that explains the error to a human.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help_url: Option<String>,
+    /// Structured, non-secret facts for the model (`{"name": "EMPLOYES"}`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub details: Map<String, Value>,
+}
+
+fn always_true() -> bool {
+    true
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+/// The text `to_json_string` returns if serialization ever fails; valid JSON
+/// of the same shape, so a client always gets an envelope.
+const FALLBACK_JSON: &str =
+    r#"{"isError":true,"error_class":"INTERNAL","message":"error envelope failed to serialize"}"#;
+
+impl ErrorEnvelope {
+    /// An envelope of `error_class` with `message`; `category` and
+    /// `retryable` come from the class, everything else is empty.
+    ///
+    /// Unlike the seed's constructor, no suggested tool is filled in: tools
+    /// are per server, so the derive's `suggested_tools(...)` supplies them.
+    #[must_use]
+    pub fn new(error_class: ErrorClass, message: impl Into<String>) -> Self {
+        ErrorEnvelope {
+            is_error: true,
+            error_class,
+            message: message.into(),
+            ora_code: None,
+            suggested_tool: None,
+            fuzzy_matches: Vec::new(),
+            next_steps: Vec::new(),
+            retry_after_ms: None,
+            code: None,
+            category: Some(error_class.default_category()),
+            retryable: error_class.is_retryable(),
+            help_url: None,
+            details: Map::new(),
+        }
+    }
+
+    /// Sets the backend's numeric error code (`942` for `ORA-00942`).
+    #[must_use]
+    pub fn with_ora_code(mut self, code: i32) -> Self {
+        self.ora_code = Some(code);
+        self
+    }
+
+    /// Sets the tool the model should call next, replacing any earlier one.
+    #[must_use]
+    pub fn with_suggested_tool(mut self, tool: impl Into<String>) -> Self {
+        self.suggested_tool = Some(tool.into());
+        self
+    }
+
+    /// Replaces the near-miss candidates.
+    #[must_use]
+    pub fn with_fuzzy_matches(mut self, matches: Vec<String>) -> Self {
+        self.fuzzy_matches = matches;
+        self
+    }
+
+    /// Appends one step to the ordered list of next steps.
+    #[must_use]
+    pub fn with_next_step(mut self, step: impl Into<String>) -> Self {
+        self.next_steps.push(step.into());
+        self
+    }
+
+    /// Sets the retry hint, in milliseconds.
+    #[must_use]
+    pub fn with_retry_after_ms(mut self, ms: u64) -> Self {
+        self.retry_after_ms = Some(ms);
+        self
+    }
+
+    /// Sets the retry hint from a [`Duration`], in whole milliseconds
+    /// (rounded down), saturating at `u64::MAX` instead of wrapping.
+    #[must_use]
+    pub fn with_retry_after(self, wait: Duration) -> Self {
+        self.with_retry_after_ms(crate::__private::duration_ms(wait))
+    }
+
+    /// Sets the domain code (`"LEASE_REQUIRED"`). A `&'static str` is kept
+    /// without allocating.
+    #[must_use]
+    pub fn with_code(mut self, code: impl Into<Cow<'static, str>>) -> Self {
+        self.code = Some(code.into());
+        self
+    }
+
+    /// Sets the conversation-flow category, replacing the class's default.
+    #[must_use]
+    pub fn with_category(mut self, category: UserErrorCategory) -> Self {
+        self.category = Some(category);
+        self
+    }
+
+    /// Adds one entry to `details`, replacing an earlier one of the same key.
+    #[must_use]
+    pub fn with_detail(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.details.insert(key.into(), value.into());
+        self
+    }
+
+    /// Sets the URL of a page that explains the error.
+    #[must_use]
+    pub fn with_help_url(mut self, url: impl Into<String>) -> Self {
+        self.help_url = Some(url.into());
+        self
+    }
+
+    /// The category on the wire, or the class's default when none is set.
+    #[must_use]
+    pub fn effective_category(&self) -> UserErrorCategory {
+        self.category
+            .unwrap_or_else(|| self.error_class.default_category())
+    }
+
+    /// The envelope as a JSON object, for embedding in a larger document.
+    ///
+    /// Never panics: an envelope holds only strings, numbers and JSON values,
+    /// which always serialize; should serde ever fail anyway, the result is a
+    /// fixed `INTERNAL` envelope saying so rather than a panic.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or_else(|_| {
+            serde_json::json!({
+                "isError": true,
+                "error_class": "INTERNAL",
+                "message": "error envelope failed to serialize",
+            })
+        })
+    }
+
+    /// The envelope as compact JSON text, written straight from the struct
+    /// (no intermediate [`Value`]).
+    ///
+    /// Never panics; on the (unreachable in practice) serialization failure it
+    /// returns the same fixed `INTERNAL` envelope as [`ErrorEnvelope::to_json`].
+    #[must_use]
+    pub fn to_json_string(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| FALLBACK_JSON.to_owned())
+    }
+
+    /// The seed's `ToolResult` for the call `tool_call_id`, whose `content`
+    /// is this envelope's JSON. See [`crate::ToolResult::error`].
+    #[must_use]
+    pub fn to_tool_result(&self, tool_call_id: impl Into<String>) -> crate::ToolResult {
+        crate::ToolResult::error(tool_call_id, self)
+    }
+
+    /// The MCP `CallToolResult` JSON for this envelope. See
+    /// [`crate::render::mcp::call_tool_result`].
+    #[must_use]
+    pub fn to_mcp_result(&self) -> Value {
+        crate::render::mcp::call_tool_result(self)
+    }
+}
+
+impl fmt::Display for ErrorEnvelope {
+    /// A compact text form for models that read prose better than JSON:
+    ///
+    /// ```text
+    /// OBJECT_NOT_FOUND (TABLE_MISSING): object EMPLOYES does not exist
+    /// did you mean: EMPLOYEES, EMPLOYEE
+    /// suggested tool: schema_inspect
+    /// next step: check the spelling
+    /// retry after: 250 ms
+    /// ```
+    ///
+    /// The first line is always there; each further line only when its field
+    /// is set, in the order shown, followed by `ora code`, `help` and one
+    /// `key: value` line per detail.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::render::text::write_text(self, f)
+    }
+}
+
+impl std::error::Error for ErrorEnvelope {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_sets_category_and_retryable_from_class() {
+        let busy = ErrorEnvelope::new(ErrorClass::Busy, "busy");
+        assert_eq!(busy.category, Some(UserErrorCategory::Technical));
+        assert!(busy.retryable);
+        let missing = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "gone");
+        assert_eq!(missing.category, Some(UserErrorCategory::NotFound));
+        assert!(!missing.retryable);
+    }
+
+    #[test]
+    fn retry_after_saturates() {
+        let env = ErrorEnvelope::new(ErrorClass::Busy, "b").with_retry_after(Duration::MAX);
+        assert_eq!(env.retry_after_ms, Some(u64::MAX));
+        let env = ErrorEnvelope::new(ErrorClass::Busy, "b").with_retry_after(Duration::from_micros(2_999));
+        assert_eq!(env.retry_after_ms, Some(2));
+    }
+}

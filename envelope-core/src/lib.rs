@@ -1,0 +1,38 @@
+//! Runtime half of `envelope`: the agent-facing error payload and its
+//! renderers.
+//!
+//! Most users depend on the `envelope` facade, which re-exports this crate
+//! together with `#[derive(Envelope)]`. The pieces:
+//!
+//! - [`ErrorClass`] and [`Owner`]: the machine-stable class and who must act.
+//! - [`UserErrorCategory`]: how the failure should steer the conversation.
+//! - [`ErrorEnvelope`]: the payload, with its JSON wire form and text form.
+//! - [`ToolResult`]: the result of one tool call for an LLM client, plus the
+//!   Anthropic and OpenAI message shapes.
+//! - [`render::mcp`]: the MCP `CallToolResult` JSON.
+//! - [`Envelope`] and [`VariantSpec`]: the trait the derive implements and
+//!   the static catalog of variants.
+//! - [`fuzzy::suggest`]: near-miss names for `fuzzy_matches`.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod catalog;
+mod category;
+mod class;
+mod convert;
+mod envelope;
+pub mod fuzzy;
+pub mod render;
+mod tool_result;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use crate::catalog::VariantSpec;
+pub use crate::category::UserErrorCategory;
+pub use crate::class::{ErrorClass, Owner, ParseClassError};
+pub use crate::convert::Envelope;
+pub use crate::envelope::ErrorEnvelope;
+pub use crate::tool_result::ToolResult;

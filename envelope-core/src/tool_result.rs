@@ -1,0 +1,86 @@
+//! [`ToolResult`]: the result of one tool call, as an LLM client carries it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::category::UserErrorCategory;
+use crate::envelope::ErrorEnvelope;
+
+/// The outcome of one tool call, to be sent back to the model.
+///
+/// Same fields and wire form as the `multi-llm` crate's `ToolResult`, so
+/// either side reads the other's JSON:
+///
+/// ```json
+/// {"tool_call_id":"call_xyz","content":"City not found","is_error":true,"error_category":"NotFound"}
+/// ```
+///
+/// `error_category` is written as `null` when there is none; it may be
+/// missing when read. Provider-specific shapes come from
+/// [`ToolResult::to_anthropic_block`] and [`ToolResult::to_openai_message`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The id the model gave the tool call (`"call_xyz"`, `"toolu_01..."`).
+    pub tool_call_id: String,
+    /// What the tool returned: its output, or for an error the envelope's
+    /// JSON (or its text form).
+    pub content: String,
+    /// Whether the call failed.
+    pub is_error: bool,
+    /// How the failure should steer the conversation; `None` on success.
+    #[serde(default)]
+    pub error_category: Option<UserErrorCategory>,
+}
+
+impl ToolResult {
+    /// A successful result carrying `content`.
+    #[must_use]
+    pub fn success(tool_call_id: impl Into<String>, content: impl Into<String>) -> Self {
+        ToolResult {
+            tool_call_id: tool_call_id.into(),
+            content: content.into(),
+            is_error: false,
+            error_category: None,
+        }
+    }
+
+    /// A failed result whose `content` is the envelope's compact JSON and
+    /// whose `error_category` is the envelope's category (the class's default
+    /// when the envelope has none).
+    #[must_use]
+    pub fn error(tool_call_id: impl Into<String>, envelope: &ErrorEnvelope) -> Self {
+        ToolResult {
+            tool_call_id: tool_call_id.into(),
+            content: envelope.to_json_string(),
+            is_error: true,
+            error_category: Some(envelope.effective_category()),
+        }
+    }
+
+    /// Like [`ToolResult::error`], but `content` is the envelope's text form
+    /// (its `Display`), for models that follow prose better than JSON.
+    #[must_use]
+    pub fn error_text(tool_call_id: impl Into<String>, envelope: &ErrorEnvelope) -> Self {
+        ToolResult {
+            tool_call_id: tool_call_id.into(),
+            content: envelope.to_string(),
+            is_error: true,
+            error_category: Some(envelope.effective_category()),
+        }
+    }
+
+    /// This result as an Anthropic Messages API `tool_result` content block:
+    /// `{"type":"tool_result","tool_use_id":...,"content":...}`, with
+    /// `"is_error":true` added only for errors (the API's default is false).
+    #[must_use]
+    pub fn to_anthropic_block(&self) -> serde_json::Value {
+        crate::render::provider::anthropic_tool_result(self)
+    }
+
+    /// This result as an OpenAI Chat Completions `tool` message:
+    /// `{"role":"tool","tool_call_id":...,"content":...}`. That shape has no
+    /// error flag; the envelope JSON in `content` carries `isError`.
+    #[must_use]
+    pub fn to_openai_message(&self) -> serde_json::Value {
+        crate::render::provider::openai_tool_message(self)
+    }
+}

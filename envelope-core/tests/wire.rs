@@ -1,0 +1,288 @@
+//! Golden tests of the wire forms: exact JSON, byte for byte where the
+//! order of keys is part of the contract.
+
+use std::time::Duration;
+
+use envelope_core::{Envelope, ErrorClass, ErrorEnvelope, ToolResult, UserErrorCategory};
+use serde_json::json;
+
+fn object_not_found() -> ErrorEnvelope {
+    ErrorEnvelope::new(ErrorClass::ObjectNotFound, "table or view EMPLOYES does not exist")
+        .with_ora_code(942)
+        .with_suggested_tool("oracle_schema_inspect")
+        .with_fuzzy_matches(vec!["EMPLOYEES".into(), "EMPLOYEE".into()])
+}
+
+#[test]
+fn seed_object_not_found_example() {
+    assert_eq!(
+        object_not_found().to_json_string(),
+        concat!(
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","#,
+            r#""message":"table or view EMPLOYES does not exist","ora_code":942,"#,
+            r#""suggested_tool":"oracle_schema_inspect","#,
+            r#""fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"category":"NotFound"}"#
+        )
+    );
+    let value = object_not_found().to_json();
+    assert!(value.get("next_steps").is_none());
+    assert!(value.get("retry_after_ms").is_none());
+    assert!(value.get("retryable").is_none());
+}
+
+#[test]
+fn busy_with_retry_hint() {
+    let env = ErrorEnvelope::new(ErrorClass::Busy, "server busy")
+        .with_retry_after(Duration::from_millis(250))
+        .with_next_step("wait, then retry the same call");
+    assert_eq!(
+        env.to_json_string(),
+        concat!(
+            r#"{"isError":true,"error_class":"BUSY","message":"server busy","#,
+            r#""next_steps":["wait, then retry the same call"],"retry_after_ms":250,"#,
+            r#""category":"Technical","retryable":true}"#
+        )
+    );
+}
+
+#[test]
+fn every_class_wire_name() {
+    let names: Vec<String> = ErrorClass::ALL
+        .iter()
+        .map(|c| serde_json::to_string(c).unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "\"INVALID_ARGUMENTS\"",
+            "\"SYNTAX_ERROR\"",
+            "\"OBJECT_NOT_FOUND\"",
+            "\"ALREADY_EXISTS\"",
+            "\"PRECONDITION_FAILED\"",
+            "\"CONFLICT\"",
+            "\"UNAUTHENTICATED\"",
+            "\"INSUFFICIENT_PRIVILEGE\"",
+            "\"POLICY_DENIED\"",
+            "\"UNSUPPORTED\"",
+            "\"BUSY\"",
+            "\"TIMEOUT\"",
+            "\"TRANSIENT\"",
+            "\"CONNECTION_FAILED\"",
+            "\"CANCELLED\"",
+            "\"INTERNAL\"",
+            "\"UNKNOWN\"",
+        ]
+    );
+}
+
+fn every_field() -> ErrorEnvelope {
+    ErrorEnvelope::new(ErrorClass::PreconditionFailed, "no lease held")
+        .with_ora_code(-1)
+        .with_suggested_tool("acquire_lease")
+        .with_fuzzy_matches(vec!["lease_a".into()])
+        .with_next_step("call acquire_lease")
+        .with_next_step("retry the statement")
+        .with_retry_after_ms(10)
+        .with_code("LEASE_REQUIRED")
+        .with_category(UserErrorCategory::MissingContext)
+        .with_help_url("https://example.com/errors/lease")
+        .with_detail("session", "s-1")
+        .with_detail("attempt", 3)
+}
+
+#[test]
+fn round_trip_of_every_field() {
+    let mut env = every_field();
+    env.retryable = true;
+    let text = env.to_json_string();
+    assert_eq!(
+        text,
+        concat!(
+            r#"{"isError":true,"error_class":"PRECONDITION_FAILED","message":"no lease held","#,
+            r#""ora_code":-1,"suggested_tool":"acquire_lease","fuzzy_matches":["lease_a"],"#,
+            r#""next_steps":["call acquire_lease","retry the statement"],"retry_after_ms":10,"#,
+            r#""code":"LEASE_REQUIRED","category":"MissingContext","retryable":true,"#,
+            r#""help_url":"https://example.com/errors/lease","details":{"attempt":3,"session":"s-1"}}"#
+        )
+    );
+    let back: ErrorEnvelope = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, env);
+}
+
+#[test]
+fn tool_result_from_envelope_byte_for_byte() {
+    let result = object_not_found().to_tool_result("call_42");
+    let expected_content = object_not_found().to_json_string();
+    assert_eq!(
+        serde_json::to_string(&result).unwrap(),
+        format!(
+            r#"{{"tool_call_id":"call_42","content":{},"is_error":true,"error_category":"NotFound"}}"#,
+            serde_json::to_string(&expected_content).unwrap()
+        )
+    );
+    assert_eq!(result, Envelope::to_tool_result(&object_not_found(), "call_42"));
+}
+
+#[test]
+fn tool_result_matches_multi_llm_wire_form() {
+    let result = ToolResult {
+        tool_call_id: "call_xyz".into(),
+        content: "City not found".into(),
+        is_error: true,
+        error_category: Some(UserErrorCategory::NotFound),
+    };
+    let multi_llm = r#"{"tool_call_id":"call_xyz","content":"City not found","is_error":true,"error_category":"NotFound"}"#;
+    assert_eq!(serde_json::to_string(&result).unwrap(), multi_llm);
+    assert_eq!(serde_json::from_str::<ToolResult>(multi_llm).unwrap(), result);
+
+    let success = ToolResult::success("call_1", "22C and sunny");
+    let multi_llm = r#"{"tool_call_id":"call_1","content":"22C and sunny","is_error":false,"error_category":null}"#;
+    assert_eq!(serde_json::to_string(&success).unwrap(), multi_llm);
+    assert_eq!(serde_json::from_str::<ToolResult>(multi_llm).unwrap(), success);
+}
+
+#[test]
+fn user_error_category_matches_multi_llm() {
+    let all: Vec<String> = UserErrorCategory::ALL
+        .iter()
+        .map(|c| serde_json::to_string(c).unwrap())
+        .collect();
+    assert_eq!(
+        all,
+        [
+            "\"WorkflowDependency\"",
+            "\"MissingContext\"",
+            "\"NotFound\"",
+            "\"Duplicate\"",
+            "\"Validation\"",
+            "\"Technical\"",
+            "\"Unknown\"",
+        ]
+    );
+}
+
+#[test]
+fn mcp_result_as_json() {
+    let env = object_not_found();
+    assert_eq!(
+        env.to_mcp_result(),
+        json!({
+            "content": [{ "type": "text", "text": env.to_json_string() }],
+            "structuredContent": {
+                "isError": true,
+                "error_class": "OBJECT_NOT_FOUND",
+                "message": "table or view EMPLOYES does not exist",
+                "ora_code": 942,
+                "suggested_tool": "oracle_schema_inspect",
+                "fuzzy_matches": ["EMPLOYEES", "EMPLOYEE"],
+                "category": "NotFound"
+            },
+            "isError": true
+        })
+    );
+}
+
+#[test]
+fn provider_shapes() {
+    let result = ToolResult::error("toolu_01", &ErrorEnvelope::new(ErrorClass::Timeout, "slow"));
+    let content = r#"{"isError":true,"error_class":"TIMEOUT","message":"slow","category":"Technical","retryable":true}"#;
+    assert_eq!(
+        result.to_anthropic_block(),
+        json!({"type": "tool_result", "tool_use_id": "toolu_01", "content": content, "is_error": true})
+    );
+    assert_eq!(
+        result.to_openai_message(),
+        json!({"role": "tool", "tool_call_id": "toolu_01", "content": content})
+    );
+    let ok = ToolResult::success("toolu_02", "done");
+    assert_eq!(
+        ok.to_anthropic_block(),
+        json!({"type": "tool_result", "tool_use_id": "toolu_02", "content": "done"})
+    );
+}
+
+#[test]
+fn text_form() {
+    let env = every_field();
+    assert_eq!(
+        env.to_string(),
+        "PRECONDITION_FAILED (LEASE_REQUIRED): no lease held\n\
+         did you mean: lease_a\n\
+         suggested tool: acquire_lease\n\
+         next step: call acquire_lease\n\
+         next step: retry the statement\n\
+         retry after: 10 ms\n\
+         ora code: -1\n\
+         help: https://example.com/errors/lease\n\
+         attempt: 3\n\
+         session: s-1"
+    );
+    let result = ToolResult::error_text("c", &ErrorEnvelope::new(ErrorClass::Internal, "boom"));
+    assert_eq!(result.content, "INTERNAL: boom");
+    assert_eq!(result.error_category, Some(UserErrorCategory::Technical));
+}
+
+#[test]
+fn forward_compatible_parsing() {
+    let env: ErrorEnvelope = serde_json::from_str(
+        r#"{"isError":true,"error_class":"QUOTA_EXHAUSTED","message":"m","category":"RateLimited","new_field":{"x":1}}"#,
+    )
+    .unwrap();
+    assert_eq!(env.error_class, ErrorClass::Unknown);
+    assert_eq!(env.category, Some(UserErrorCategory::Unknown));
+    assert_eq!(env.message, "m");
+    let seed_only: ErrorEnvelope =
+        serde_json::from_str(r#"{"error_class":"BUSY","message":"m","retry_after_ms":5}"#).unwrap();
+    assert!(seed_only.is_error);
+    assert_eq!(seed_only.retry_after_ms, Some(5));
+    assert_eq!(seed_only.category, None);
+    assert_eq!(seed_only.user_category(), UserErrorCategory::Technical);
+    let tool: ToolResult =
+        serde_json::from_str(r#"{"tool_call_id":"a","content":"b","is_error":false}"#).unwrap();
+    assert_eq!(tool.error_category, None);
+}
+
+#[test]
+fn missing_required_fields_are_named() {
+    let err = serde_json::from_str::<ErrorEnvelope>(r#"{"error_class":"BUSY"}"#).unwrap_err();
+    assert_eq!(err.to_string(), "missing field `message` at line 1 column 22");
+    let err = serde_json::from_str::<ErrorEnvelope>(r#"{"message":"m"}"#).unwrap_err();
+    assert_eq!(err.to_string(), "missing field `error_class` at line 1 column 15");
+}
+
+#[test]
+fn hostile_text_never_panics() {
+    let control: String = (0u8..32).map(char::from).collect();
+    let env = ErrorEnvelope::new(ErrorClass::Internal, control.clone()).with_detail("k", control.clone());
+    let text = env.to_json_string();
+    let back: ErrorEnvelope = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.message, control);
+    assert!(text.contains(r#"\u0000\u0001"#));
+
+    let huge = "x".repeat(4 << 20);
+    let env = ErrorEnvelope::new(ErrorClass::Internal, huge.clone());
+    assert_eq!(
+        env.to_json_string(),
+        format!(r#"{{"isError":true,"error_class":"INTERNAL","message":"{huge}","category":"Technical"}}"#)
+    );
+    assert_eq!(env.to_json()["message"].as_str().map(str::len), Some(huge.len()));
+
+    // A lone surrogate escape is refused by the parser, never a panic.
+    let err = serde_json::from_str::<ErrorEnvelope>(
+        r#"{"error_class":"BUSY","message":"\ud800"}"#,
+    )
+    .unwrap_err();
+    assert_eq!(err.to_string(), "unexpected end of hex escape at line 1 column 40");
+}
+
+#[test]
+fn envelope_implements_envelope() {
+    let env = every_field();
+    assert_eq!(Envelope::error_class(&env), ErrorClass::PreconditionFailed);
+    assert_eq!(Envelope::user_category(&env), UserErrorCategory::MissingContext);
+    assert_eq!(Envelope::code(&env), Some("LEASE_REQUIRED"));
+    assert_eq!(env.clone().into_envelope(), env);
+    assert!(<ErrorEnvelope as Envelope>::catalog().is_empty());
+    let owned = ErrorEnvelope::new(ErrorClass::Busy, "b").with_code(String::from("RUNTIME"));
+    assert_eq!(Envelope::code(&owned), None);
+}
