@@ -33,8 +33,9 @@ pub struct VariantSpec {
     pub suggested_tool: Option<&'static str>,
     /// The `next_step` templates, in order, as written (`{field}` kept).
     pub next_steps: &'static [&'static str],
-    /// The `message` template as written, or `None` when the message is the
-    /// error's `Display` text or the class's generic text.
+    /// The `message` template as written (`{field}` kept), the class's
+    /// generic text for a server-owned variant without one, or `None` when
+    /// the message is the error's `Display` text.
     pub message: Option<&'static str>,
     /// The help URL, if the variant sets one.
     pub help_url: Option<&'static str>,

@@ -240,9 +240,9 @@ impl ErrorClass {
             | ErrorClass::Unsupported => UserErrorCategory::Validation,
             ErrorClass::ObjectNotFound => UserErrorCategory::NotFound,
             ErrorClass::AlreadyExists => UserErrorCategory::Duplicate,
-            ErrorClass::PreconditionFailed
-            | ErrorClass::Conflict
-            | ErrorClass::Unauthenticated => UserErrorCategory::WorkflowDependency,
+            ErrorClass::PreconditionFailed | ErrorClass::Conflict | ErrorClass::Unauthenticated => {
+                UserErrorCategory::WorkflowDependency
+            }
             ErrorClass::Busy
             | ErrorClass::Timeout
             | ErrorClass::Transient
@@ -291,7 +291,9 @@ impl ErrorClass {
             ErrorClass::PreconditionFailed => "a required earlier step is missing",
             ErrorClass::Conflict => "the state changed; read it again before retrying",
             ErrorClass::Unauthenticated => "authentication is required",
-            ErrorClass::InsufficientPrivilege => "the caller lacks the privilege for this operation",
+            ErrorClass::InsufficientPrivilege => {
+                "the caller lacks the privilege for this operation"
+            }
             ErrorClass::PolicyDenied => "a policy refused the request",
             ErrorClass::Unsupported => "the operation is not supported",
             ErrorClass::Busy => "the server is busy; retry the same call later",
@@ -379,9 +381,21 @@ mod tests {
             (C::SyntaxError, Caller, false, U::Validation, 400),
             (C::ObjectNotFound, Caller, false, U::NotFound, 404),
             (C::AlreadyExists, Caller, false, U::Duplicate, 409),
-            (C::PreconditionFailed, Caller, false, U::WorkflowDependency, 412),
+            (
+                C::PreconditionFailed,
+                Caller,
+                false,
+                U::WorkflowDependency,
+                412,
+            ),
             (C::Conflict, Caller, false, U::WorkflowDependency, 409),
-            (C::Unauthenticated, Caller, false, U::WorkflowDependency, 401),
+            (
+                C::Unauthenticated,
+                Caller,
+                false,
+                U::WorkflowDependency,
+                401,
+            ),
             (C::InsufficientPrivilege, Caller, false, U::Validation, 403),
             (C::PolicyDenied, Caller, false, U::Validation, 403),
             (C::Unsupported, Caller, false, U::Validation, 501),

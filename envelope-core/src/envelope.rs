@@ -279,7 +279,8 @@ mod tests {
     fn retry_after_saturates() {
         let env = ErrorEnvelope::new(ErrorClass::Busy, "b").with_retry_after(Duration::MAX);
         assert_eq!(env.retry_after_ms, Some(u64::MAX));
-        let env = ErrorEnvelope::new(ErrorClass::Busy, "b").with_retry_after(Duration::from_micros(2_999));
+        let env = ErrorEnvelope::new(ErrorClass::Busy, "b")
+            .with_retry_after(Duration::from_micros(2_999));
         assert_eq!(env.retry_after_ms, Some(2));
     }
 }

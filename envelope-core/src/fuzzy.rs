@@ -79,7 +79,10 @@ mod tests {
 
     #[test]
     fn exact_match_case_insensitive_first_and_limit_respected() {
-        assert_eq!(suggest("Paris", ["PARIS", "Parma", "Pars"], 2), ["PARIS", "Pars"]);
+        assert_eq!(
+            suggest("Paris", ["PARIS", "Parma", "Pars"], 2),
+            ["PARIS", "Pars"]
+        );
         assert!(suggest("x", ["abcdef"], 3).is_empty());
         assert!(suggest("abc", ["abc"], 0).is_empty());
         assert!(suggest("", Vec::<String>::new(), 3).is_empty());

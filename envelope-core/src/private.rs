@@ -12,7 +12,7 @@ use std::fmt::Display;
 use std::time::Duration;
 
 pub use core::option::Option::{self, None, Some};
-pub use core::result::Result;
+pub use std::format;
 pub use std::string::String;
 pub use std::vec::Vec;
 
@@ -66,48 +66,89 @@ pub fn duration_ms(wait: Duration) -> u64 {
     u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// A list of strings copied from a borrowed iterable (`&Vec<String>`,
-/// `&[&str]`, `&BTreeSet<String>`).
-pub fn strings_ref<I>(items: I) -> Vec<String>
+/// The `next_step` templates, rendered, as the envelope's list.
+#[inline]
+#[must_use]
+pub fn steps<const N: usize>(steps: [String; N]) -> Vec<String> {
+    Vec::from(steps)
+}
+
+fn strings_ref<I>(items: I) -> impl Iterator<Item = String>
 where
     I: IntoIterator,
     I::Item: AsRef<str>,
 {
-    items.into_iter().map(|s| String::from(s.as_ref())).collect()
+    items.into_iter().map(|s| String::from(s.as_ref()))
 }
 
-/// A list of strings taken from an owned iterable. A `Vec<String>` keeps its
-/// heap buffer: the identity map is collected in place, without copying.
-pub fn strings_owned<I>(items: I) -> Vec<String>
+/// `fuzzy_matches` from a borrowed iterable (`&Vec<String>`, `&[&str; 2]`,
+/// `&BTreeSet<String>`): copies the strings.
+pub fn set_fuzzy_ref<I>(envelope: &mut ErrorEnvelope, items: I)
+where
+    I: IntoIterator,
+    I::Item: AsRef<str>,
+{
+    envelope.fuzzy_matches = strings_ref(items).collect();
+}
+
+/// `fuzzy_matches` from an owned iterable. A `Vec<String>` keeps its heap
+/// buffer: the identity map is collected in place, without copying.
+pub fn set_fuzzy_owned<I>(envelope: &mut ErrorEnvelope, items: I)
 where
     I: IntoIterator,
     I::Item: Into<String>,
 {
-    items.into_iter().map(Into::into).collect()
+    envelope.fuzzy_matches = items.into_iter().map(Into::into).collect();
 }
 
-/// Appends the `next_steps` field's strings after the template steps,
-/// moving the field's own vector when there were none.
-pub fn append_owned<I>(steps: &mut Vec<String>, items: I)
+/// Appends the `next_steps` field after the template steps, taking over the
+/// field's own vector when there were none.
+pub fn append_owned<I>(envelope: &mut ErrorEnvelope, items: I)
 where
     I: IntoIterator,
     I::Item: Into<String>,
 {
-    if steps.is_empty() {
-        *steps = strings_owned(items);
+    if envelope.next_steps.is_empty() {
+        envelope.next_steps = items.into_iter().map(Into::into).collect();
     } else {
-        steps.extend(items.into_iter().map(Into::into));
+        envelope
+            .next_steps
+            .extend(items.into_iter().map(Into::into));
     }
 }
 
-/// Appends copies of the `next_steps` field's strings after the template
-/// steps.
-pub fn append_ref<I>(steps: &mut Vec<String>, items: I)
+/// Appends copies of the `next_steps` field after the template steps.
+pub fn append_ref<I>(envelope: &mut ErrorEnvelope, items: I)
 where
     I: IntoIterator,
     I::Item: AsRef<str>,
 {
-    steps.extend(items.into_iter().map(|s| String::from(s.as_ref())));
+    envelope.next_steps.extend(strings_ref(items));
+}
+
+/// A `suggested_tool` field: when it holds a tool, it replaces the static one.
+#[inline]
+pub fn set_tool<T: ToolField>(envelope: &mut ErrorEnvelope, value: T) {
+    if let Some(tool) = value.into_tool() {
+        envelope.suggested_tool = Some(tool);
+    }
+}
+
+/// A `retry_after_ms` / `retry_after` field: when set, it replaces the
+/// static hint.
+#[inline]
+pub fn set_retry<T: RetryField>(envelope: &mut ErrorEnvelope, value: T) {
+    if let Some(ms) = value.into_retry_ms() {
+        envelope.retry_after_ms = Some(ms);
+    }
+}
+
+/// An `ora_code` field: when set, it replaces the static code.
+#[inline]
+pub fn set_ora_code<T: OraField>(envelope: &mut ErrorEnvelope, value: T) {
+    if let Some(code) = value.into_ora_code() {
+        envelope.ora_code = Some(code);
+    }
 }
 
 /// Inserts one `detail` field into the envelope's `details` map. A value

@@ -7,10 +7,13 @@ use envelope_core::{Envelope, ErrorClass, ErrorEnvelope, ToolResult, UserErrorCa
 use serde_json::json;
 
 fn object_not_found() -> ErrorEnvelope {
-    ErrorEnvelope::new(ErrorClass::ObjectNotFound, "table or view EMPLOYES does not exist")
-        .with_ora_code(942)
-        .with_suggested_tool("oracle_schema_inspect")
-        .with_fuzzy_matches(vec!["EMPLOYEES".into(), "EMPLOYEE".into()])
+    ErrorEnvelope::new(
+        ErrorClass::ObjectNotFound,
+        "table or view EMPLOYES does not exist",
+    )
+    .with_ora_code(942)
+    .with_suggested_tool("oracle_schema_inspect")
+    .with_fuzzy_matches(vec!["EMPLOYEES".into(), "EMPLOYEE".into()])
 }
 
 #[test]
@@ -120,7 +123,10 @@ fn tool_result_from_envelope_byte_for_byte() {
             serde_json::to_string(&expected_content).unwrap()
         )
     );
-    assert_eq!(result, Envelope::to_tool_result(&object_not_found(), "call_42"));
+    assert_eq!(
+        result,
+        Envelope::to_tool_result(&object_not_found(), "call_42")
+    );
 }
 
 #[test]
@@ -133,12 +139,18 @@ fn tool_result_matches_multi_llm_wire_form() {
     };
     let multi_llm = r#"{"tool_call_id":"call_xyz","content":"City not found","is_error":true,"error_category":"NotFound"}"#;
     assert_eq!(serde_json::to_string(&result).unwrap(), multi_llm);
-    assert_eq!(serde_json::from_str::<ToolResult>(multi_llm).unwrap(), result);
+    assert_eq!(
+        serde_json::from_str::<ToolResult>(multi_llm).unwrap(),
+        result
+    );
 
     let success = ToolResult::success("call_1", "22C and sunny");
     let multi_llm = r#"{"tool_call_id":"call_1","content":"22C and sunny","is_error":false,"error_category":null}"#;
     assert_eq!(serde_json::to_string(&success).unwrap(), multi_llm);
-    assert_eq!(serde_json::from_str::<ToolResult>(multi_llm).unwrap(), success);
+    assert_eq!(
+        serde_json::from_str::<ToolResult>(multi_llm).unwrap(),
+        success
+    );
 }
 
 #[test]
@@ -245,15 +257,22 @@ fn forward_compatible_parsing() {
 #[test]
 fn missing_required_fields_are_named() {
     let err = serde_json::from_str::<ErrorEnvelope>(r#"{"error_class":"BUSY"}"#).unwrap_err();
-    assert_eq!(err.to_string(), "missing field `message` at line 1 column 22");
+    assert_eq!(
+        err.to_string(),
+        "missing field `message` at line 1 column 22"
+    );
     let err = serde_json::from_str::<ErrorEnvelope>(r#"{"message":"m"}"#).unwrap_err();
-    assert_eq!(err.to_string(), "missing field `error_class` at line 1 column 15");
+    assert_eq!(
+        err.to_string(),
+        "missing field `error_class` at line 1 column 15"
+    );
 }
 
 #[test]
 fn hostile_text_never_panics() {
     let control: String = (0u8..32).map(char::from).collect();
-    let env = ErrorEnvelope::new(ErrorClass::Internal, control.clone()).with_detail("k", control.clone());
+    let env =
+        ErrorEnvelope::new(ErrorClass::Internal, control.clone()).with_detail("k", control.clone());
     let text = env.to_json_string();
     let back: ErrorEnvelope = serde_json::from_str(&text).unwrap();
     assert_eq!(back.message, control);
@@ -263,23 +282,32 @@ fn hostile_text_never_panics() {
     let env = ErrorEnvelope::new(ErrorClass::Internal, huge.clone());
     assert_eq!(
         env.to_json_string(),
-        format!(r#"{{"isError":true,"error_class":"INTERNAL","message":"{huge}","category":"Technical"}}"#)
+        format!(
+            r#"{{"isError":true,"error_class":"INTERNAL","message":"{huge}","category":"Technical"}}"#
+        )
     );
-    assert_eq!(env.to_json()["message"].as_str().map(str::len), Some(huge.len()));
+    assert_eq!(
+        env.to_json()["message"].as_str().map(str::len),
+        Some(huge.len())
+    );
 
     // A lone surrogate escape is refused by the parser, never a panic.
-    let err = serde_json::from_str::<ErrorEnvelope>(
-        r#"{"error_class":"BUSY","message":"\ud800"}"#,
-    )
-    .unwrap_err();
-    assert_eq!(err.to_string(), "unexpected end of hex escape at line 1 column 40");
+    let err = serde_json::from_str::<ErrorEnvelope>(r#"{"error_class":"BUSY","message":"\ud800"}"#)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "unexpected end of hex escape at line 1 column 40"
+    );
 }
 
 #[test]
 fn envelope_implements_envelope() {
     let env = every_field();
     assert_eq!(Envelope::error_class(&env), ErrorClass::PreconditionFailed);
-    assert_eq!(Envelope::user_category(&env), UserErrorCategory::MissingContext);
+    assert_eq!(
+        Envelope::user_category(&env),
+        UserErrorCategory::MissingContext
+    );
     assert_eq!(Envelope::code(&env), Some("LEASE_REQUIRED"));
     assert_eq!(env.clone().into_envelope(), env);
     assert!(<ErrorEnvelope as Envelope>::catalog().is_empty());

@@ -1,0 +1,559 @@
+//! Attribute parsing: `#[envelope(...)]` on the container, variants and
+//! fields, into typed structs. Only syntax and per-key value kinds are
+//! checked here; rules that span several attributes live in `valid.rs`.
+
+use proc_macro2::{Span, TokenTree};
+use syn::parse::ParseStream;
+use syn::{Attribute, Ident, LitInt, LitStr, Path, Token};
+
+use crate::ctxt::Ctxt;
+use crate::names::{self, CATEGORIES, CLASSES};
+
+/// Where an attribute list was written; decides which keys are valid.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// On an enum: defaults for every variant.
+    Enum,
+    /// On a struct: its single variant's attributes plus the defaults.
+    Struct,
+    /// On an enum variant.
+    Variant,
+}
+
+/// Keys valid on the container or a variant, and where each may appear:
+/// (key, on enum, on struct, on variant).
+const ITEM_KEYS: &[(&str, bool, bool, bool)] = &[
+    ("crate", true, true, false),
+    ("class", true, true, true),
+    ("category", true, true, true),
+    ("message", false, true, true),
+    ("next_step", true, true, true),
+    ("suggested_tool", true, true, true),
+    ("suggested_tools", true, true, false),
+    ("code", false, true, true),
+    ("code_prefix", true, true, false),
+    ("ora_code", false, true, true),
+    ("retry_after_ms", false, true, true),
+    ("help_url", true, true, true),
+    ("transparent", false, true, true),
+];
+
+/// Keys valid on a field: the field roles.
+const FIELD_KEYS: &[&str] = &[
+    "fuzzy_matches",
+    "next_steps",
+    "suggested_tool",
+    "retry_after_ms",
+    "retry_after",
+    "ora_code",
+    "detail",
+    "secret",
+];
+
+/// A `suggested_tool` value on an item.
+pub(crate) enum ToolAttr {
+    Tool(LitStr),
+    None,
+}
+
+/// The attributes of the container or of one variant. A struct's single
+/// list fills both roles.
+#[derive(Default)]
+pub(crate) struct ItemAttrs {
+    pub krate: Option<Path>,
+    pub class: Option<(Ident, &'static str)>,
+    pub category: Option<(Ident, &'static str)>,
+    pub message: Option<LitStr>,
+    pub next_steps: Vec<LitStr>,
+    pub suggested_tool: Option<ToolAttr>,
+    pub suggested_tools: Vec<(Ident, &'static str, LitStr)>,
+    pub code: Option<LitStr>,
+    pub code_prefix: Option<LitStr>,
+    pub ora_code: Option<(i32, Span)>,
+    pub retry_after_ms: Option<(u64, Span)>,
+    pub help_url: Option<LitStr>,
+    pub transparent: Option<Span>,
+    /// Every key written, with its span, for the rules in `valid.rs`.
+    pub keys: Vec<(&'static str, Span)>,
+}
+
+impl ItemAttrs {
+    pub fn span_of(&self, key: &str) -> Option<Span> {
+        self.keys.iter().find(|(k, _)| *k == key).map(|(_, s)| *s)
+    }
+}
+
+/// A role a field plays in the envelope.
+#[derive(Clone)]
+pub(crate) enum Role {
+    FuzzyMatches,
+    NextSteps,
+    SuggestedTool,
+    RetryAfterMs,
+    RetryAfter,
+    OraCode,
+    Detail(Option<LitStr>),
+    Secret,
+}
+
+impl Role {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Role::FuzzyMatches => "fuzzy_matches",
+            Role::NextSteps => "next_steps",
+            Role::SuggestedTool => "suggested_tool",
+            Role::RetryAfterMs => "retry_after_ms",
+            Role::RetryAfter => "retry_after",
+            Role::OraCode => "ora_code",
+            Role::Detail(_) => "detail",
+            Role::Secret => "secret",
+        }
+    }
+}
+
+/// The attributes of one field: its roles, each with the span of its key.
+#[derive(Default)]
+pub(crate) struct FieldAttrs {
+    pub roles: Vec<(Role, Span)>,
+}
+
+impl FieldAttrs {
+    pub fn has(&self, name: &str) -> bool {
+        self.roles.iter().any(|(role, _)| role.name() == name)
+    }
+}
+
+fn is_envelope(attr: &Attribute) -> bool {
+    attr.path().is_ident("envelope")
+}
+
+/// Parses every `#[envelope(...)]` in `attrs` written at `place`.
+pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
+    let mut out = ItemAttrs::default();
+    for attr in attrs.iter().filter(|a| is_envelope(a)) {
+        if let Err(err) = check_list(attr) {
+            cx.push(err);
+            continue;
+        }
+        let result = attr.parse_nested_meta(|meta| {
+            let Some(ident) = meta.path.get_ident() else {
+                cx.push(syn::Error::new_spanned(
+                    &meta.path,
+                    "expected an attribute name such as `class`, not a path",
+                ));
+                return skip_value(&meta.input);
+            };
+            let key = ident.to_string();
+            let span = ident.span();
+            let Some(&(name, on_enum, on_struct, on_variant)) =
+                ITEM_KEYS.iter().find(|(k, ..)| *k == key)
+            else {
+                cx.push(unknown_item_key(&key, span, place));
+                return skip_value(&meta.input);
+            };
+            let allowed = match place {
+                Place::Enum => on_enum,
+                Place::Struct => on_struct,
+                Place::Variant => on_variant,
+            };
+            if !allowed {
+                cx.push(misplaced(name, span, place));
+                return skip_value(&meta.input);
+            }
+            let repeatable = name == "next_step" || name == "suggested_tools";
+            if !repeatable && out.span_of(name).is_some() {
+                cx.push(syn::Error::new(
+                    span,
+                    format!("duplicate `{name}` attribute; keep only one"),
+                ));
+                return skip_value(&meta.input);
+            }
+            out.keys.push((name, span));
+            let input = meta.input;
+            match name {
+                "crate" => {
+                    let lit = string_value(&meta, "crate = \"::envelope\"")?;
+                    out.krate = Some(lit.parse()?);
+                }
+                "class" => out.class = name_value(cx, &meta, "class", CLASSES)?,
+                "category" => out.category = name_value(cx, &meta, "category", CATEGORIES)?,
+                "message" => out.message = Some(string_value(&meta, "message = \"...\"")?),
+                "next_step" => out.next_steps.push(string_value(&meta, "next_step = \"...\"")?),
+                "suggested_tool" => {
+                    if !input.peek(Token![=]) {
+                        return Err(meta.error(
+                            "expected `suggested_tool = \"tool_name\"` or `suggested_tool = none`",
+                        ));
+                    }
+                    let value = meta.value()?;
+                    if value.peek(Ident) {
+                        let none: Ident = value.parse()?;
+                        if none != "none" {
+                            return Err(syn::Error::new(
+                                none.span(),
+                                "expected a tool name in quotes or `none`: write `suggested_tool = \"tool_name\"` or `suggested_tool = none`",
+                            ));
+                        }
+                        out.suggested_tool = Some(ToolAttr::None);
+                    } else {
+                        out.suggested_tool =
+                            Some(ToolAttr::Tool(string_value(&meta, "suggested_tool = \"tool_name\"")?));
+                    }
+                }
+                "suggested_tools" => {
+                    if !input.peek(syn::token::Paren) {
+                        return Err(meta.error(
+                            "expected a list: `suggested_tools(ObjectNotFound = \"schema_inspect\", ...)`",
+                        ));
+                    }
+                    meta.parse_nested_meta(|inner| {
+                        let Some(class) = inner.path.get_ident() else {
+                            return Err(syn::Error::new_spanned(
+                                &inner.path,
+                                "expected a class name such as `ObjectNotFound`",
+                            ));
+                        };
+                        let class_str = class.to_string();
+                        let Some(known) = CLASSES.iter().find(|c| **c == class_str) else {
+                            cx.push(unknown_name(class, "class", CLASSES));
+                            return skip_value(&inner.input);
+                        };
+                        if out.suggested_tools.iter().any(|(c, ..)| c == class) {
+                            cx.push(syn::Error::new(
+                                class.span(),
+                                format!("duplicate tool for class `{class}` in `suggested_tools`; keep only one"),
+                            ));
+                        }
+                        let tool = string_value(&inner, "ObjectNotFound = \"tool_name\"")?;
+                        out.suggested_tools.push((class.clone(), known, tool));
+                        Ok(())
+                    })?;
+                }
+                "code" => {
+                    let lit = string_value(&meta, "code = \"UPPER_SNAKE_CASE\"")?;
+                    if !names::is_code(&lit.value()) {
+                        cx.push(syn::Error::new(
+                            lit.span(),
+                            "a code is UPPER_SNAKE_CASE (A-Z, 0-9 and `_`, starting with a letter), for example `code = \"LEASE_REQUIRED\"`",
+                        ));
+                    }
+                    out.code = Some(lit);
+                }
+                "code_prefix" => {
+                    let lit = string_value(&meta, "code_prefix = \"ORA_\"")?;
+                    if !names::is_code(&lit.value()) {
+                        cx.push(syn::Error::new(
+                            lit.span(),
+                            "a code prefix is UPPER_SNAKE_CASE (A-Z, 0-9 and `_`, starting with a letter), for example `code_prefix = \"ORA_\"`",
+                        ));
+                    }
+                    out.code_prefix = Some(lit);
+                }
+                "ora_code" => out.ora_code = Some(int_value(&meta, "ora_code = 942")?),
+                "retry_after_ms" => {
+                    out.retry_after_ms = Some(int_value(&meta, "retry_after_ms = 250")?);
+                }
+                "help_url" => {
+                    out.help_url = Some(string_value(&meta, "help_url = \"https://...\"")?);
+                }
+                "transparent" => {
+                    no_value(&meta, "transparent")?;
+                    out.transparent = Some(span);
+                }
+                other => return Err(unhandled(other, span)),
+            }
+            Ok(())
+        });
+        if let Err(err) = result {
+            cx.push(err);
+        }
+    }
+    out
+}
+
+/// Parses every `#[envelope(...)]` on a field.
+pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for attr in attrs.iter().filter(|a| is_envelope(a)) {
+        if let Err(err) = check_list(attr) {
+            cx.push(err);
+            continue;
+        }
+        let result = attr.parse_nested_meta(|meta| {
+            let Some(ident) = meta.path.get_ident() else {
+                cx.push(syn::Error::new_spanned(
+                    &meta.path,
+                    "expected a field role such as `fuzzy_matches`, not a path",
+                ));
+                return skip_value(&meta.input);
+            };
+            let key = ident.to_string();
+            let span = ident.span();
+            let Some(&name) = FIELD_KEYS.iter().find(|k| **k == key) else {
+                cx.push(unknown_field_key(&key, span));
+                return skip_value(&meta.input);
+            };
+            if out.has(name) {
+                cx.push(syn::Error::new(
+                    span,
+                    format!("duplicate `{name}` on this field; keep only one"),
+                ));
+                return skip_value(&meta.input);
+            }
+            let role = match name {
+                "detail" => {
+                    if meta.input.peek(Token![=]) {
+                        Role::Detail(Some(string_value(&meta, "detail = \"key\"")?))
+                    } else {
+                        Role::Detail(None)
+                    }
+                }
+                _ => {
+                    no_value_field(&meta, name)?;
+                    match name {
+                        "fuzzy_matches" => Role::FuzzyMatches,
+                        "next_steps" => Role::NextSteps,
+                        "suggested_tool" => Role::SuggestedTool,
+                        "retry_after_ms" => Role::RetryAfterMs,
+                        "retry_after" => Role::RetryAfter,
+                        "ora_code" => Role::OraCode,
+                        "secret" => Role::Secret,
+                        other => return Err(unhandled(other, span)),
+                    }
+                }
+            };
+            out.roles.push((role, span));
+            Ok(())
+        });
+        if let Err(err) = result {
+            cx.push(err);
+        }
+    }
+    out
+}
+
+/// Every key of the tables above has an arm in its `match`; this error only
+/// keeps those `match`es total without a panic.
+fn unhandled(key: &str, span: Span) -> syn::Error {
+    syn::Error::new(
+        span,
+        format!("envelope-derive does not handle `{key}` here; please report this"),
+    )
+}
+
+fn check_list(attr: &Attribute) -> syn::Result<()> {
+    match &attr.meta {
+        syn::Meta::List(_) => Ok(()),
+        other => Err(syn::Error::new_spanned(
+            other,
+            "expected a list of arguments: `#[envelope(...)]`",
+        )),
+    }
+}
+
+fn string_value(meta: &syn::meta::ParseNestedMeta, example: &str) -> syn::Result<LitStr> {
+    let key = meta
+        .path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    if !meta.input.peek(Token![=]) {
+        return Err(meta.error(format!("`{key}` needs a value: write `{example}`")));
+    }
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        return value.parse();
+    }
+    let found: TokenTree = value.parse()?;
+    Err(syn::Error::new(
+        found.span(),
+        format!("expected a string literal for `{key}`: write `{example}`"),
+    ))
+}
+
+fn int_value<N>(meta: &syn::meta::ParseNestedMeta, example: &str) -> syn::Result<(N, Span)>
+where
+    N: std::str::FromStr,
+    N::Err: std::fmt::Display,
+{
+    let key = meta
+        .path
+        .get_ident()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    if !meta.input.peek(Token![=]) {
+        return Err(meta.error(format!("`{key}` needs a value: write `{example}`")));
+    }
+    let value = meta.value()?;
+    let minus: Option<Token![-]> = value.parse()?;
+    if value.peek(LitInt) {
+        let lit: LitInt = value.parse()?;
+        let digits = match minus {
+            Some(_) => format!("-{}", lit.base10_digits()),
+            None => lit.base10_digits().to_owned(),
+        };
+        return match digits.parse::<N>() {
+            Ok(n) if lit.suffix().is_empty() => Ok((n, lit.span())),
+            Ok(_) => Err(syn::Error::new(
+                lit.span(),
+                format!("remove the type suffix: write `{example}`"),
+            )),
+            Err(err) => Err(syn::Error::new(
+                lit.span(),
+                format!("`{key}` value out of range ({err}): write `{example}`"),
+            )),
+        };
+    }
+    let found: TokenTree = value.parse()?;
+    Err(syn::Error::new(
+        found.span(),
+        format!("expected an integer literal for `{key}`: write `{example}`"),
+    ))
+}
+
+fn name_value(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta,
+    key: &str,
+    known: &'static [&'static str],
+) -> syn::Result<Option<(Ident, &'static str)>> {
+    let example = format!("{key} = {}", known[0]);
+    if !meta.input.peek(Token![=]) {
+        return Err(meta.error(format!("`{key}` needs a value: write `{example}`")));
+    }
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        let lit: LitStr = value.parse()?;
+        return Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "expected a {key} name, found a string: write `{key} = {}` without quotes",
+                names::sanitize(&lit.value(), known[0])
+            ),
+        ));
+    }
+    let path: Path = match value.parse() {
+        Ok(path) => path,
+        Err(_) => {
+            let found: TokenTree = value.parse()?;
+            return Err(syn::Error::new(
+                found.span(),
+                format!("expected a {key} name: write `{example}`"),
+            ));
+        }
+    };
+    let Some(last) = path.segments.last() else {
+        return Err(syn::Error::new_spanned(
+            path,
+            format!("expected a {key} name"),
+        ));
+    };
+    let ident = last.ident.clone();
+    let text = ident.to_string();
+    match known.iter().find(|k| **k == text) {
+        Some(found) => Ok(Some((ident, found))),
+        None => {
+            cx.push(unknown_name(&ident, key, known));
+            Ok(None)
+        }
+    }
+}
+
+fn no_value(meta: &syn::meta::ParseNestedMeta, key: &str) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!("`{key}` takes no value: write `{key}` alone")));
+    }
+    Ok(())
+}
+
+fn no_value_field(meta: &syn::meta::ParseNestedMeta, key: &str) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!(
+            "on a field, `{key}` takes no value: write `#[envelope({key})]` on the field that holds it"
+        )));
+    }
+    Ok(())
+}
+
+/// Consumes `= value` or `(...)` after a key that was rejected, so parsing
+/// goes on and later mistakes are reported in the same run.
+fn skip_value(input: &ParseStream) -> syn::Result<()> {
+    if input.peek(Token![=]) {
+        input.parse::<Token![=]>()?;
+        while !input.is_empty() && !input.peek(Token![,]) {
+            input.parse::<TokenTree>()?;
+        }
+    } else if input.peek(syn::token::Paren) {
+        input.parse::<TokenTree>()?;
+    }
+    Ok(())
+}
+
+fn unknown_name(ident: &Ident, key: &str, known: &[&str]) -> syn::Error {
+    let text = ident.to_string();
+    let mut message = format!("unknown {key} `{text}`");
+    if key == "class" && CATEGORIES.contains(&text.as_str()) {
+        message.push_str(&format!(
+            "; `{text}` is a category: write `category = {text}` and pick a class such as `{}`",
+            names::closest(&text, CLASSES).unwrap_or("InvalidArguments")
+        ));
+    } else if let Some(best) = names::closest(&text, known) {
+        message.push_str(&format!("; did you mean `{best}`?"));
+    } else {
+        message.push_str(&format!("; expected one of: {}", known.join(", ")));
+    }
+    syn::Error::new(ident.span(), message)
+}
+
+fn unknown_item_key(key: &str, span: Span, place: Place) -> syn::Error {
+    if FIELD_KEYS.contains(&key) {
+        return syn::Error::new(
+            span,
+            format!("`{key}` is a field attribute: put `#[envelope({key})]` on the field itself"),
+        );
+    }
+    let candidates: Vec<&str> = ITEM_KEYS
+        .iter()
+        .filter(|(_, on_enum, on_struct, on_variant)| match place {
+            Place::Enum => *on_enum,
+            Place::Struct => *on_struct,
+            Place::Variant => *on_variant,
+        })
+        .map(|(k, ..)| *k)
+        .collect();
+    unknown_key(key, span, &candidates)
+}
+
+fn unknown_field_key(key: &str, span: Span) -> syn::Error {
+    if ITEM_KEYS.iter().any(|(k, ..)| *k == key) {
+        return syn::Error::new(
+            span,
+            format!("`{key}` is not a field role: move it onto the variant (or the struct)"),
+        );
+    }
+    unknown_key(key, span, FIELD_KEYS)
+}
+
+fn unknown_key(key: &str, span: Span, candidates: &[&str]) -> syn::Error {
+    let message = match names::closest(key, candidates) {
+        Some(best) => format!("unknown envelope attribute `{key}`; did you mean `{best}`?"),
+        None => format!(
+            "unknown envelope attribute `{key}`; expected one of: {}",
+            candidates.join(", ")
+        ),
+    };
+    syn::Error::new(span, message)
+}
+
+fn misplaced(key: &str, span: Span, place: Place) -> syn::Error {
+    let message = match place {
+        Place::Enum => format!(
+            "`{key}` is only valid on a variant, not on the enum: move it onto each variant that needs it"
+        ),
+        Place::Variant => format!(
+            "`{key}` is only valid on the enum or struct, not on a variant: move it onto the type"
+        ),
+        Place::Struct => format!("`{key}` is not valid on a struct"),
+    };
+    syn::Error::new(span, message)
+}

@@ -1,0 +1,354 @@
+//! Code generation from the validated model.
+//!
+//! Rules that keep the output working in hostile crates: every path is
+//! global (`::core::...` or `<krate>::__private::...`), trait methods are
+//! called with fully qualified syntax, locals use mixed-site hygiene, and
+//! the per-arm work is delegated to helpers in `__private` so the expansion
+//! stays small.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Ident, LitStr};
+
+use crate::ast::{Input, Shape, Variant};
+use crate::ctxt::Ctxt;
+use crate::fmt::Piece;
+use crate::names::unraw;
+use crate::valid::{self, Kind, Message, Model, Plain, Rendered};
+
+/// Expands `#[derive(Envelope)]` for `input`: the `Envelope` impl and the two
+/// `From` impls, or every error found in the input, combined.
+pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let cx = Ctxt::default();
+    let ast = Input::from_syn(&cx, input)?;
+    let model = valid::validate(&cx, &ast);
+    cx.check()?;
+    Ok(impls(&model))
+}
+
+fn impls(model: &Model) -> TokenStream {
+    let input = model.input;
+    let krate = &model.krate;
+    let p = quote!(#krate::__private);
+    let ident = input.ident;
+    let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
+    let where_clause = model.bounds.where_clause(input.generics);
+    let variants = input.variants();
+    let pairs: Vec<(&Variant, &Kind)> = variants.iter().zip(&model.variants).collect();
+    let is_empty = pairs.is_empty();
+
+    let error_class = dispatch(&pairs, is_empty, |variant, kind| match kind {
+        Kind::Plain(plain) => {
+            let class = class_path(&p, plain);
+            (pattern(input, variant, &[]), quote!(#class))
+        }
+        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(error_class)),
+    });
+    let user_category = dispatch(&pairs, is_empty, |variant, kind| match kind {
+        Kind::Plain(plain) => (pattern(input, variant, &[]), category(&p, plain)),
+        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(user_category)),
+    });
+    let code = dispatch(&pairs, is_empty, |variant, kind| match kind {
+        Kind::Plain(plain) => {
+            let code = &plain.code;
+            (pattern(input, variant, &[]), quote!(#p::Some(#code)))
+        }
+        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(code)),
+    });
+    let to_envelope = dispatch(&pairs, is_empty, |variant, kind| match kind {
+        Kind::Plain(plain) => build(&p, input, variant, plain, false),
+        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(to_envelope)),
+    });
+    let into_envelope = {
+        let arms = pairs.iter().map(|(variant, kind)| {
+            let cfgs = &variant.cfgs;
+            let (pat, body) = match kind {
+                // `Display` needs the whole value, which the moves below would
+                // break up; these variants take the borrowing path.
+                Kind::Plain(plain) if matches!(plain.message, Message::Display) => (
+                    pattern(input, variant, &[]),
+                    quote!(<Self as #p::Envelope>::to_envelope(&self)),
+                ),
+                Kind::Plain(plain) => build(&p, input, variant, plain, true),
+                Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(into_envelope)),
+            };
+            quote!(#(#cfgs)* #pat => #body,)
+        });
+        if is_empty {
+            quote!(match self {})
+        } else {
+            quote!(match self { #(#arms)* })
+        }
+    };
+    let specs = pairs.iter().map(|(variant, kind)| spec(&p, variant, kind));
+    let cfgs = pairs.iter().map(|(variant, _)| &variant.cfgs);
+
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #p::Envelope for #ident #ty_generics #where_clause {
+            #[inline]
+            fn error_class(&self) -> #p::ErrorClass {
+                #error_class
+            }
+
+            #[inline]
+            fn user_category(&self) -> #p::UserErrorCategory {
+                #user_category
+            }
+
+            #[inline]
+            fn code(&self) -> #p::Option<&'static str> {
+                #code
+            }
+
+            fn to_envelope(&self) -> #p::ErrorEnvelope {
+                #to_envelope
+            }
+
+            fn into_envelope(self) -> #p::ErrorEnvelope {
+                #into_envelope
+            }
+
+            fn catalog() -> &'static [#p::VariantSpec] {
+                const CATALOG: &[#p::VariantSpec] = &[#(#(#cfgs)* #specs,)*];
+                CATALOG
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics ::core::convert::From<#ident #ty_generics> for #p::ErrorEnvelope #where_clause {
+            #[inline]
+            fn from(error: #ident #ty_generics) -> Self {
+                <#ident #ty_generics as #p::Envelope>::into_envelope(error)
+            }
+        }
+
+        #[automatically_derived]
+        impl #impl_generics ::core::convert::From<&#ident #ty_generics> for #p::ErrorEnvelope #where_clause {
+            #[inline]
+            fn from(error: &#ident #ty_generics) -> Self {
+                <#ident #ty_generics as #p::Envelope>::to_envelope(error)
+            }
+        }
+    }
+}
+
+/// A `match self` over every variant, or `match *self {}` for an empty enum.
+fn dispatch<F>(pairs: &[(&Variant, &Kind)], is_empty: bool, mut arm: F) -> TokenStream
+where
+    F: FnMut(&Variant, &Kind) -> (TokenStream, TokenStream),
+{
+    if is_empty {
+        return quote!(match *self {});
+    }
+    let arms = pairs.iter().map(|(variant, kind)| {
+        let (pat, body) = arm(variant, kind);
+        let cfgs = &variant.cfgs;
+        quote!(#(#cfgs)* #pat => #body,)
+    });
+    quote!(match self { #(#arms)* })
+}
+
+/// `Self::Variant { a: field_0, .. }` (or `Self { .. }` for a struct),
+/// binding the fields at `bound`.
+fn pattern(input: &Input, variant: &Variant, bound: &[usize]) -> TokenStream {
+    let path = match input.shape {
+        Shape::Enum(_) => {
+            let ident = variant.ident;
+            quote!(Self::#ident)
+        }
+        Shape::Struct(_) => quote!(Self),
+    };
+    let fields = bound.iter().map(|&i| {
+        let field = &variant.fields[i];
+        let member = &field.member;
+        let binding = &field.binding;
+        quote!(#member: #binding)
+    });
+    quote!(#path { #(#fields,)* .. })
+}
+
+/// An arm that hands the call to the wrapped error's `Envelope` impl.
+fn delegate(
+    p: &TokenStream,
+    input: &Input,
+    variant: &Variant,
+    index: usize,
+    method: TokenStream,
+) -> (TokenStream, TokenStream) {
+    let field = &variant.fields[index];
+    let ty = field.ty;
+    let binding = &field.binding;
+    let body = quote_spanned!(ty.span()=> <#ty as #p::Envelope>::#method(#binding));
+    (pattern(input, variant, &[index]), body)
+}
+
+fn class_path(p: &TokenStream, plain: &Plain) -> TokenStream {
+    let class = Ident::new(plain.class, Span::call_site());
+    quote!(#p::ErrorClass::#class)
+}
+
+fn category(p: &TokenStream, plain: &Plain) -> TokenStream {
+    match plain.category {
+        Some(category) => {
+            let category = Ident::new(category, Span::call_site());
+            quote!(#p::UserErrorCategory::#category)
+        }
+        None => {
+            let class = class_path(p, plain);
+            quote!(#class.default_category())
+        }
+    }
+}
+
+/// The arm building a plain variant's envelope. With `owned`, fields are
+/// bound by value and list or string roles move into the envelope.
+fn build(
+    p: &TokenStream,
+    input: &Input,
+    variant: &Variant,
+    plain: &Plain,
+    owned: bool,
+) -> (TokenStream, TokenStream) {
+    let bound: Vec<usize> = (0..variant.fields.len())
+        .filter(|&i| variant.fields[i].is_bound(plain, i))
+        .collect();
+    let env = Ident::new("envelope", Span::mixed_site());
+    let class = class_path(p, plain);
+    let category = category(p, plain);
+    let code = &plain.code;
+    let message = match &plain.message {
+        Message::Template(rendered) => template(p, variant, rendered),
+        Message::Display => quote!(#p::display(self)),
+        Message::Generic => quote!(#p::generic(#class)),
+    };
+    let mut steps = Vec::new();
+    if let Some(tool) = &plain.tool {
+        steps.push(quote!(#env.suggested_tool = #p::Some(#p::text(#tool));));
+    }
+    if let Some(code) = plain.ora_code {
+        steps.push(quote!(#env.ora_code = #p::Some(#code);));
+    }
+    if let Some(ms) = plain.retry_after_ms {
+        steps.push(quote!(#env.retry_after_ms = #p::Some(#ms);));
+    }
+    if let Some(url) = &plain.help_url {
+        steps.push(quote!(#env.help_url = #p::Some(#p::text(#url));));
+    }
+    if !plain.next_steps.is_empty() {
+        let items = plain.next_steps.iter().map(|r| template(p, variant, r));
+        steps.push(quote!(#env.next_steps = #p::steps([#(#items),*]);));
+    }
+    // Borrowing uses come first, then the moves.
+    for (key, index) in &plain.roles.details {
+        let field = &variant.fields[*index];
+        let binding = &field.binding;
+        steps.push(quote_spanned!(field.ty.span()=> #p::detail(&mut #env, #key, &#binding);));
+    }
+    let roles = &plain.roles;
+    let role = |index: Option<usize>, owned_fn: &str, ref_fn: &str| {
+        index.map(|i| {
+            let field = &variant.fields[i];
+            let binding = &field.binding;
+            let helper = format_ident!("{}", if owned { owned_fn } else { ref_fn });
+            quote_spanned!(field.ty.span()=> #p::#helper(&mut #env, #binding);)
+        })
+    };
+    steps.extend(role(
+        roles.fuzzy_matches,
+        "set_fuzzy_owned",
+        "set_fuzzy_ref",
+    ));
+    steps.extend(role(roles.next_steps, "append_owned", "append_ref"));
+    steps.extend(role(roles.suggested_tool, "set_tool", "set_tool"));
+    steps.extend(role(roles.retry, "set_retry", "set_retry"));
+    steps.extend(role(roles.ora_code, "set_ora_code", "set_ora_code"));
+
+    let body = quote!({
+        let mut #env = #p::new(#class, #category, #code, #message);
+        #(#steps)*
+        #env
+    });
+    (pattern(input, variant, &bound), body)
+}
+
+/// A template as one `format!` call, or a plain string when it has no
+/// placeholders. Placeholders become positional arguments, so raw field
+/// names (`r#type`) and tuple indices need no special casing.
+fn template(p: &TokenStream, variant: &Variant, rendered: &Rendered) -> TokenStream {
+    let lit = &rendered.template.lit;
+    let mut format = String::new();
+    let mut args: Vec<usize> = Vec::new();
+    let mut next = rendered.args.iter();
+    for piece in &rendered.template.pieces {
+        match piece {
+            Piece::Text(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
+            Piece::Arg { spec, .. } => {
+                let Some(&field) = next.next() else { continue };
+                let position = match args.iter().position(|&a| a == field) {
+                    Some(position) => position,
+                    None => {
+                        args.push(field);
+                        args.len() - 1
+                    }
+                };
+                if spec.is_empty() {
+                    format.push_str(&format!("{{{position}}}"));
+                } else {
+                    format.push_str(&format!("{{{position}:{spec}}}"));
+                }
+            }
+        }
+    }
+    if args.is_empty() {
+        let text: String = rendered
+            .template
+            .pieces
+            .iter()
+            .map(|piece| match piece {
+                Piece::Text(text) => text.as_str(),
+                Piece::Arg { .. } => "",
+            })
+            .collect();
+        let text = LitStr::new(&text, lit.span());
+        return quote!(#p::text(#text));
+    }
+    let format = LitStr::new(&format, lit.span());
+    let args = args.iter().map(|&i| &variant.fields[i].binding);
+    quote!(#p::format!(#format, #(#args),*))
+}
+
+/// The `VariantSpec` constant for one variant.
+fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
+    let name = unraw(variant.ident);
+    let Kind::Plain(plain) = kind else {
+        return quote!(#p::VariantSpec::new(#name).transparent());
+    };
+    let class = class_path(p, plain);
+    let code = &plain.code;
+    let mut spec = quote!(#p::VariantSpec::new(#name).with_class(#class).with_code(#code));
+    if let Some(category) = plain.category {
+        let category = Ident::new(category, Span::call_site());
+        spec.extend(quote!(.with_category(#p::UserErrorCategory::#category)));
+    }
+    if let Some(tool) = &plain.tool {
+        spec.extend(quote!(.with_suggested_tool(#tool)));
+    }
+    if !plain.next_steps.is_empty() {
+        let lits = plain.next_steps.iter().map(|r| &r.template.lit);
+        spec.extend(quote!(.with_next_steps(&[#(#lits),*])));
+    }
+    match &plain.message {
+        Message::Template(rendered) => {
+            let lit = &rendered.template.lit;
+            spec.extend(quote!(.with_message(#lit)));
+        }
+        Message::Generic => spec.extend(quote!(.with_message(#class.generic_message()))),
+        Message::Display => {}
+    }
+    if let Some(url) = &plain.help_url {
+        spec.extend(quote!(.with_help_url(#url)));
+    }
+    spec
+}

@@ -1,0 +1,154 @@
+//! Names the derive knows (classes, categories) and the string helpers that
+//! work on names: case conversion, raw identifiers, "did you mean".
+
+/// The classes a variant may name: every `ErrorClass` but `Unknown`, which
+/// only deserialization produces.
+pub(crate) const CLASSES: &[&str] = &[
+    "InvalidArguments",
+    "SyntaxError",
+    "ObjectNotFound",
+    "AlreadyExists",
+    "PreconditionFailed",
+    "Conflict",
+    "Unauthenticated",
+    "InsufficientPrivilege",
+    "PolicyDenied",
+    "Unsupported",
+    "Busy",
+    "Timeout",
+    "Transient",
+    "ConnectionFailed",
+    "Cancelled",
+    "Internal",
+];
+
+/// Classes whose owner is the server; without a `message` they get the
+/// class's generic text instead of `Display`. Mirrors `ErrorClass::owner`.
+pub(crate) const SERVER_CLASSES: &[&str] = &[
+    "Busy",
+    "Timeout",
+    "Transient",
+    "ConnectionFailed",
+    "Internal",
+];
+
+/// The categories a variant may name: every `UserErrorCategory` but `Unknown`.
+pub(crate) const CATEGORIES: &[&str] = &[
+    "WorkflowDependency",
+    "MissingContext",
+    "NotFound",
+    "Duplicate",
+    "Validation",
+    "Technical",
+];
+
+/// The identifier as written, without a leading `r#`.
+pub(crate) fn unraw(ident: &syn::Ident) -> String {
+    let text = ident.to_string();
+    match text.strip_prefix("r#") {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    }
+}
+
+/// `LeaseRequired` -> `LEASE_REQUIRED`, `HTTPError` -> `HTTP_ERROR`,
+/// `Utf8Error` -> `UTF8_ERROR`, `snake_case` -> `SNAKE_CASE`.
+pub(crate) fn upper_snake(name: &str) -> String {
+    let chars: Vec<char> = name.chars().collect();
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' {
+            if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            continue;
+        }
+        if c.is_uppercase() && i > 0 && !out.ends_with('_') {
+            let prev = chars[i - 1];
+            let next_is_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if prev.is_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_uppercase() && next_is_lower)
+            {
+                out.push('_');
+            }
+        }
+        out.extend(c.to_uppercase());
+    }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    out
+}
+
+/// Whether `text` is a valid code or code prefix: ASCII upper-case letters,
+/// digits and underscores, starting with a letter.
+pub(crate) fn is_code(text: &str) -> bool {
+    let mut chars = text.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_uppercase());
+    first_ok && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// The closest known name to `input`, if any is close enough to be a typo.
+pub(crate) fn closest<'a>(input: &str, known: &[&'a str]) -> Option<&'a str> {
+    let lowered = input.to_lowercase();
+    known
+        .iter()
+        .map(|k| (distance(&lowered, &k.to_lowercase()), *k))
+        .filter(|(d, k)| *d <= (k.len().max(input.len()) / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// A known name to show in a "write it without quotes" hint: the string
+/// itself when it is known, else the closest known name, else `fallback`.
+pub(crate) fn sanitize<'a>(text: &'a str, fallback: &'a str) -> &'a str {
+    if text.chars().all(|c| c.is_ascii_alphanumeric()) && !text.is_empty() {
+        text
+    } else {
+        fallback
+    }
+}
+
+/// Levenshtein distance, for "did you mean" only. The derive keeps its
+/// dependencies to syn, quote and proc-macro2 (compile time), so this small
+/// loop stands in for `strsim` here.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upper_snake_cases() {
+        assert_eq!(upper_snake("LeaseRequired"), "LEASE_REQUIRED");
+        assert_eq!(upper_snake("HTTPError"), "HTTP_ERROR");
+        assert_eq!(upper_snake("Utf8Error"), "UTF8_ERROR");
+        assert_eq!(upper_snake("IOError2"), "IO_ERROR2");
+        assert_eq!(upper_snake("snake_case_name"), "SNAKE_CASE_NAME");
+        assert_eq!(upper_snake("A"), "A");
+        assert_eq!(upper_snake("ObjectNotFound"), "OBJECT_NOT_FOUND");
+    }
+
+    #[test]
+    fn closest_names() {
+        assert_eq!(closest("clas", &["class", "code"]), Some("class"));
+        assert_eq!(closest("ObjectNotFund", CLASSES), Some("ObjectNotFound"));
+        assert_eq!(closest("zzzzzz", CLASSES), None);
+    }
+}

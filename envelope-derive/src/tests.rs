@@ -1,0 +1,1 @@
+//! Unit tests of the expansion as a plain function, outside the compiler.

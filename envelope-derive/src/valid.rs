@@ -1,0 +1,542 @@
+//! Every semantic rule, in its own pass after parsing: the borrowed `ast`
+//! becomes a validated `Model` that code generation can trust.
+
+use proc_macro2::Span;
+use quote::quote;
+use syn::{Ident, Path, Type};
+
+use crate::ast::{Field, Input, Shape, Variant};
+use crate::attr::{ItemAttrs, Role, ToolAttr};
+use crate::ctxt::Ctxt;
+use crate::fmt::{FieldRef, Piece, Template};
+use crate::generics::{self, Bounds};
+use crate::names::{self, SERVER_CLASSES};
+
+pub(crate) struct Model<'a> {
+    pub krate: Path,
+    pub input: &'a Input<'a>,
+    pub variants: Vec<Kind>,
+    pub bounds: Bounds,
+}
+
+pub(crate) enum Kind {
+    /// Delegates to the field at this index.
+    Transparent(usize),
+    Plain(Box<Plain>),
+}
+
+pub(crate) struct Plain {
+    pub class: &'static str,
+    pub category: Option<&'static str>,
+    pub code: String,
+    pub message: Message,
+    pub next_steps: Vec<Rendered>,
+    pub tool: Option<String>,
+    pub ora_code: Option<i32>,
+    pub retry_after_ms: Option<u64>,
+    pub help_url: Option<String>,
+    pub roles: Roles,
+}
+
+pub(crate) enum Message {
+    Template(Rendered),
+    /// The error's `Display` text.
+    Display,
+    /// The class's generic text (server-owned class without `message`).
+    Generic,
+}
+
+/// A template whose placeholders are resolved to field indices.
+pub(crate) struct Rendered {
+    pub template: Template,
+    /// For each placeholder in order: the field index.
+    pub args: Vec<usize>,
+}
+
+/// Field indices by role.
+#[derive(Default)]
+pub(crate) struct Roles {
+    pub fuzzy_matches: Option<usize>,
+    pub next_steps: Option<usize>,
+    pub suggested_tool: Option<usize>,
+    pub retry: Option<usize>,
+    pub ora_code: Option<usize>,
+    pub details: Vec<(String, usize)>,
+}
+
+pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
+    let krate = input
+        .attrs
+        .krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::envelope));
+    let params = generics::type_params(input.generics);
+    let mut bounds = Bounds::default();
+    let container = &input.attrs;
+    let is_struct = matches!(input.shape, Shape::Struct(_));
+    let mut variants = Vec::new();
+    let mut codes: Vec<(String, &Ident)> = Vec::new();
+    let mut uses_display = false;
+    for variant in input.variants() {
+        let own = if is_struct { container } else { &variant.attrs };
+        let kind = if let Some(span) = own.transparent {
+            transparent(cx, variant, own, span, &krate, &params, &mut bounds)
+        } else {
+            match plain(
+                cx,
+                variant,
+                own,
+                container,
+                is_struct,
+                &krate,
+                &params,
+                &mut bounds,
+            ) {
+                Some(plain) => {
+                    let code_span = own.code.as_ref().map_or(variant.ident.span(), |l| l.span());
+                    if let Some((_, first)) = codes.iter().find(|(c, _)| *c == plain.code) {
+                        cx.push(syn::Error::new(
+                            code_span,
+                            format!(
+                                "duplicate code `{}`: variants `{first}` and `{}` both produce it; give one of them its own `code = \"...\"`",
+                                plain.code, variant.ident
+                            ),
+                        ));
+                    } else {
+                        codes.push((plain.code.clone(), variant.ident));
+                    }
+                    uses_display |= matches!(plain.message, Message::Display);
+                    Kind::Plain(Box::new(plain))
+                }
+                None => continue,
+            }
+        };
+        variants.push(kind);
+    }
+    if uses_display && !input.generics.params.is_empty() {
+        bounds.push(&quote!(Self), &quote!(::core::fmt::Display));
+    }
+    Model {
+        krate,
+        input,
+        variants,
+        bounds,
+    }
+}
+
+fn transparent(
+    cx: &Ctxt,
+    variant: &Variant,
+    own: &ItemAttrs,
+    span: Span,
+    krate: &Path,
+    params: &[String],
+    bounds: &mut Bounds,
+) -> Kind {
+    for (key, key_span) in &own.keys {
+        if !matches!(
+            *key,
+            "transparent" | "crate" | "code_prefix" | "suggested_tools"
+        ) {
+            cx.push(syn::Error::new(
+                *key_span,
+                format!("`{key}` cannot be combined with `transparent`: the wrapped error supplies the whole envelope; remove `{key}`"),
+            ));
+        }
+    }
+    if variant.fields.len() != 1 {
+        cx.push(syn::Error::new(
+            span,
+            format!(
+                "`transparent` needs exactly one field, the error it wraps, but `{}` has {}",
+                variant.ident,
+                variant.fields.len()
+            ),
+        ));
+        return Kind::Transparent(0);
+    }
+    let field = &variant.fields[0];
+    for (role, role_span) in &field.attrs.roles {
+        cx.push(syn::Error::new(
+            *role_span,
+            format!(
+                "`{}` has no effect on the field of a `transparent` variant: remove it",
+                role.name()
+            ),
+        ));
+    }
+    if generics::mentions(field.ty, params) {
+        bounds.push(field.ty, &quote!(#krate::__private::Envelope));
+    }
+    Kind::Transparent(0)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn plain(
+    cx: &Ctxt,
+    variant: &Variant,
+    own: &ItemAttrs,
+    container: &ItemAttrs,
+    is_struct: bool,
+    krate: &Path,
+    params: &[String],
+    bounds: &mut Bounds,
+) -> Option<Plain> {
+    let class = match (&own.class, &container.class) {
+        (Some((_, class)), _) | (None, Some((_, class))) => *class,
+        (None, None) => {
+            // An unknown class name was already reported where it was written.
+            if own.span_of("class").is_none() && container.span_of("class").is_none() {
+                let message = if is_struct {
+                    format!(
+                        "struct `{}` has no class: add `#[envelope(class = InvalidArguments)]` (or another class) to it",
+                        variant.ident
+                    )
+                } else {
+                    format!(
+                        "variant `{}` has no class: add `#[envelope(class = InvalidArguments)]` (or another class) to it, or a default `#[envelope(class = ...)]` on the enum",
+                        variant.ident
+                    )
+                };
+                cx.push(syn::Error::new(variant.ident.span(), message));
+            }
+            return None;
+        }
+    };
+    let category = own
+        .category
+        .as_ref()
+        .or(container.category.as_ref())
+        .map(|(_, c)| *c);
+
+    let roles = roles(cx, variant);
+    let secret = variant.fields.iter().find(|f| f.attrs.has("secret"));
+
+    let message = match &own.message {
+        Some(lit) => match render(cx, variant, lit, params, bounds) {
+            Some(rendered) => Message::Template(rendered),
+            None => Message::Generic,
+        },
+        None => {
+            if let Some(field) = secret {
+                cx.push(syn::Error::new(
+                    variant.ident.span(),
+                    format!(
+                        "`{}` holds the secret field `{}`, so its `Display` text may print it: give an explicit `#[envelope(message = \"...\")]`",
+                        variant.ident, field.name
+                    ),
+                ));
+            }
+            if SERVER_CLASSES.contains(&class) {
+                Message::Generic
+            } else {
+                Message::Display
+            }
+        }
+    };
+
+    let step_lits = if own.next_steps.is_empty() {
+        &container.next_steps
+    } else {
+        &own.next_steps
+    };
+    let next_steps = step_lits
+        .iter()
+        .filter_map(|lit| render(cx, variant, lit, params, bounds))
+        .collect();
+
+    let tool = match &own.suggested_tool {
+        Some(ToolAttr::Tool(lit)) => Some(lit.value()),
+        Some(ToolAttr::None) => None,
+        None => match container
+            .suggested_tools
+            .iter()
+            .find(|(_, c, _)| *c == class)
+        {
+            Some((_, _, lit)) => Some(lit.value()),
+            None => match &container.suggested_tool {
+                Some(ToolAttr::Tool(lit)) if !is_struct => Some(lit.value()),
+                _ => None,
+            },
+        },
+    };
+
+    let code = match &own.code {
+        Some(lit) => lit.value(),
+        None => {
+            let prefix = container
+                .code_prefix
+                .as_ref()
+                .map(|l| l.value())
+                .unwrap_or_default();
+            prefix + &names::upper_snake(&names::unraw(variant.ident))
+        }
+    };
+
+    for (key, details_field) in &roles.details {
+        let field = &variant.fields[*details_field];
+        if generics::mentions(field.ty, params) {
+            bounds.push(field.ty, &quote!(#krate::__private::Serialize));
+        }
+        let _ = key;
+    }
+
+    Some(Plain {
+        class,
+        category,
+        code,
+        message,
+        next_steps,
+        tool,
+        ora_code: own.ora_code.map(|(n, _)| n),
+        retry_after_ms: own.retry_after_ms.map(|(n, _)| n),
+        help_url: own
+            .help_url
+            .as_ref()
+            .or(container.help_url.as_ref())
+            .map(syn::LitStr::value),
+        roles,
+    })
+}
+
+/// Resolves and checks a template against the variant's fields.
+fn render(
+    cx: &Ctxt,
+    variant: &Variant,
+    lit: &syn::LitStr,
+    params: &[String],
+    bounds: &mut Bounds,
+) -> Option<Rendered> {
+    let template = match Template::parse(lit) {
+        Ok(template) => template,
+        Err(err) => {
+            cx.push(err);
+            return None;
+        }
+    };
+    let mut args = Vec::new();
+    let mut ok = true;
+    for piece in &template.pieces {
+        let Piece::Arg { field: name, spec } = piece else {
+            continue;
+        };
+        let Some(index) = variant.field(name) else {
+            cx.push(syn::Error::new(lit.span(), unknown_field(variant, name)));
+            ok = false;
+            continue;
+        };
+        let field = &variant.fields[index];
+        if field.attrs.has("secret") {
+            cx.push(syn::Error::new(
+                lit.span(),
+                format!("the template uses `{{{name}}}`, a secret field; secret fields are never rendered: remove `{{{name}}}` from the template"),
+            ));
+            ok = false;
+            continue;
+        }
+        if generics::mentions(field.ty, params) {
+            bounds.push(field.ty, &format_trait(spec));
+        }
+        args.push(index);
+    }
+    ok.then_some(Rendered { template, args })
+}
+
+fn format_trait(spec: &str) -> proc_macro2::TokenStream {
+    let kind = spec.trim_end_matches(|c: char| c.is_whitespace());
+    if kind.ends_with("x?") || kind.ends_with("X?") || kind.ends_with('?') {
+        quote!(::core::fmt::Debug)
+    } else if kind.ends_with('x') {
+        quote!(::core::fmt::LowerHex)
+    } else if kind.ends_with('X') {
+        quote!(::core::fmt::UpperHex)
+    } else if kind.ends_with('o') {
+        quote!(::core::fmt::Octal)
+    } else if kind.ends_with('b') {
+        quote!(::core::fmt::Binary)
+    } else if kind.ends_with('e') {
+        quote!(::core::fmt::LowerExp)
+    } else if kind.ends_with('E') {
+        quote!(::core::fmt::UpperExp)
+    } else {
+        quote!(::core::fmt::Display)
+    }
+}
+
+fn unknown_field(variant: &Variant, name: &FieldRef) -> String {
+    let count = variant.fields.len();
+    match name {
+        FieldRef::Index(index) => {
+            let valid = match count {
+                0 => format!("`{}` has no fields", variant.ident),
+                1 => format!("`{}` has 1 field: use `{{0}}`", variant.ident),
+                n => format!(
+                    "`{}` has {n} fields: use `{{0}}` to `{{{}}}`",
+                    variant.ident,
+                    n - 1
+                ),
+            };
+            format!("`{{{index}}}` is out of range: {valid}")
+        }
+        FieldRef::Named(text) => {
+            let known: Vec<String> = variant.fields.iter().map(|f| f.name.to_string()).collect();
+            let known_refs: Vec<&str> = known.iter().map(String::as_str).collect();
+            let hint = match names::closest(text, &known_refs) {
+                Some(best) => format!("did you mean `{{{best}}}`?"),
+                None if known.is_empty() => "it has no fields".to_owned(),
+                None => format!("its fields are: {}", known.join(", ")),
+            };
+            format!("`{}` has no field named `{text}`; {hint}", variant.ident)
+        }
+    }
+}
+
+fn roles(cx: &Ctxt, variant: &Variant) -> Roles {
+    let mut roles = Roles::default();
+    let mut claimed: Vec<(&'static str, usize)> = Vec::new();
+    for (index, field) in variant.fields.iter().enumerate() {
+        let secret = field.attrs.has("secret");
+        for (role, span) in &field.attrs.roles {
+            if secret && !matches!(role, Role::Secret) {
+                cx.push(syn::Error::new(
+                    *span,
+                    format!("a secret field is never rendered, so it cannot also be `{}`: remove one of the two", role.name()),
+                ));
+                continue;
+            }
+            if let Some(problem) = type_mismatch(role, field.ty) {
+                cx.push(syn::Error::new_spanned(field.ty, problem));
+                continue;
+            }
+            let slot = match role {
+                Role::FuzzyMatches => Some(("fuzzy_matches", &mut roles.fuzzy_matches)),
+                Role::NextSteps => Some(("next_steps", &mut roles.next_steps)),
+                Role::SuggestedTool => Some(("suggested_tool", &mut roles.suggested_tool)),
+                Role::RetryAfterMs | Role::RetryAfter => Some(("retry_after_ms", &mut roles.retry)),
+                Role::OraCode => Some(("ora_code", &mut roles.ora_code)),
+                Role::Detail(key) => {
+                    let key = match (key, &field.name) {
+                        (Some(lit), _) => lit.value(),
+                        (None, FieldRef::Named(name)) => name.clone(),
+                        (None, FieldRef::Index(_)) => {
+                            cx.push(syn::Error::new(
+                                *span,
+                                "a tuple field has no name to use as its detail key: write `detail = \"key\"`",
+                            ));
+                            continue;
+                        }
+                    };
+                    if roles.details.iter().any(|(k, _)| *k == key) {
+                        cx.push(syn::Error::new(
+                            *span,
+                            format!("two fields use the detail key `{key}`: give one `detail = \"other_key\"`"),
+                        ));
+                    } else {
+                        roles.details.push((key, index));
+                    }
+                    None
+                }
+                Role::Secret => None,
+            };
+            if let Some((slot_name, slot)) = slot {
+                if let Some(&(_, first)) = claimed.iter().find(|(n, _)| *n == slot_name) {
+                    cx.push(syn::Error::new(
+                        *span,
+                        format!(
+                            "two fields claim the `{}` role: `{}` and `{}`; keep it on one",
+                            role.name(),
+                            variant.fields[first].name,
+                            field.name
+                        ),
+                    ));
+                } else {
+                    claimed.push((slot_name, index));
+                    *slot = Some(index);
+                }
+            }
+        }
+    }
+    roles
+}
+
+/// Catches a role on a field whose type can never fit, where the type's
+/// spelling shows it. Other mismatches are caught by rustc, at the field,
+/// through the role traits' `on_unimplemented` messages.
+fn type_mismatch(role: &Role, ty: &Type) -> Option<String> {
+    let name = last_ident(ty)?;
+    let text = name.as_str();
+    let is_int = matches!(
+        text,
+        "u8" | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+            | "i8"
+            | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+    );
+    let is_text = matches!(text, "String" | "str");
+    match role {
+        Role::FuzzyMatches | Role::NextSteps if is_text || is_int || text == "bool" => Some(format!(
+            "`{}` needs a list of strings such as `Vec<String>`, but this field is `{text}`",
+            role.name()
+        )),
+        Role::RetryAfter if is_int => Some(format!(
+            "`retry_after` takes a `Duration`, but this field is `{text}`: for a count of milliseconds use `#[envelope(retry_after_ms)]`"
+        )),
+        Role::RetryAfterMs if text == "Duration" => Some(
+            "`retry_after_ms` takes a `u64` count of milliseconds, but this field is a `Duration`: use `#[envelope(retry_after)]`".to_owned(),
+        ),
+        Role::RetryAfterMs | Role::RetryAfter | Role::OraCode if is_text => Some(format!(
+            "`{}` takes a number, but this field is `{text}`: parse it when the error is built",
+            role.name()
+        )),
+        Role::SuggestedTool if is_int || text == "Vec" => Some(format!(
+            "`suggested_tool` takes one tool name (`String` or `Option<String>`), but this field is `{text}`"
+        )),
+        _ => None,
+    }
+}
+
+/// The last path segment of `ty`, looking through references.
+fn last_ident(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Reference(reference) => last_ident(&reference.elem),
+        Type::Path(path) if path.qself.is_none() => {
+            path.path.segments.last().map(|s| s.ident.to_string())
+        }
+        Type::Group(group) => last_ident(&group.elem),
+        Type::Paren(paren) => last_ident(&paren.elem),
+        _ => None,
+    }
+}
+
+impl Field<'_> {
+    pub fn is_bound(&self, plain: &Plain, index: usize) -> bool {
+        let roles = &plain.roles;
+        [
+            roles.fuzzy_matches,
+            roles.next_steps,
+            roles.suggested_tool,
+            roles.retry,
+            roles.ora_code,
+        ]
+        .contains(&Some(index))
+            || roles.details.iter().any(|(_, i)| *i == index)
+            || plain.templates().any(|r| r.args.contains(&index))
+    }
+}
+
+impl Plain {
+    pub fn templates(&self) -> impl Iterator<Item = &Rendered> {
+        let message = match &self.message {
+            Message::Template(rendered) => Some(rendered),
+            _ => None,
+        };
+        message.into_iter().chain(&self.next_steps)
+    }
+}
