@@ -24,4 +24,17 @@ pub use envelope_derive::Envelope;
 #[doc(hidden)]
 pub mod __private {
     pub use envelope_core::__private::*;
+
+    pub use crate::__envelope_integrations as integrations;
+}
+
+/// Impls of other crates' traits for a derived type, one block per optional
+/// integration feature. The derive calls it for every type as
+/// `integrations! { impl [<generics>] for [<type>] [<where clause>] }`, so
+/// the derive never needs to know which features are on. With no
+/// integration feature enabled it expands to nothing.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __envelope_integrations {
+    (impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*]) => {};
 }

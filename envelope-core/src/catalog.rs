@@ -10,8 +10,9 @@ use crate::class::{ErrorClass, Owner};
 /// server can list in a tool description the errors the tool may return, and
 /// a test can snapshot the wire contract.
 ///
-/// A `transparent` variant delegates to the error it wraps, so its class,
-/// code and category are `None` here; read the inner type's catalog.
+/// A `transparent` variant delegates to the error it wraps, and a `with`
+/// variant to a function, so their class, code and category are `None`
+/// here and `transparent` is true; read the inner type's catalog.
 ///
 /// Serializes as a JSON object with these keys: `name`, `code`, `class`,
 /// `category`, `suggested_tool`, `next_steps`, `message`, `help_url`,
@@ -39,7 +40,7 @@ pub struct VariantSpec {
     pub message: Option<&'static str>,
     /// The help URL, if the variant sets one.
     pub help_url: Option<&'static str>,
-    /// Whether the variant delegates to the error it wraps.
+    /// Whether the variant delegates its envelope (`transparent` or `with`).
     pub transparent: bool,
 }
 

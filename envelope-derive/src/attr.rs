@@ -36,6 +36,7 @@ const ITEM_KEYS: &[(&str, bool, bool, bool)] = &[
     ("retry_after_ms", false, true, true),
     ("help_url", true, true, true),
     ("transparent", false, true, true),
+    ("with", false, true, true),
 ];
 
 /// Keys valid on a field: the field roles.
@@ -73,6 +74,7 @@ pub(crate) struct ItemAttrs {
     pub retry_after_ms: Option<(u64, Span)>,
     pub help_url: Option<LitStr>,
     pub transparent: Option<Span>,
+    pub with: Option<Path>,
     /// Every key written, with its span, for the rules in `valid.rs`.
     pub keys: Vec<(&'static str, Span)>,
 }
@@ -195,9 +197,14 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                             ));
                         }
                         out.suggested_tool = Some(ToolAttr::None);
+                    } else if value.peek(LitStr) {
+                        out.suggested_tool = Some(ToolAttr::Tool(value.parse()?));
                     } else {
-                        out.suggested_tool =
-                            Some(ToolAttr::Tool(string_value(&meta, "suggested_tool = \"tool_name\"")?));
+                        let found: TokenTree = value.parse()?;
+                        return Err(syn::Error::new(
+                            found.span(),
+                            "expected a tool name in quotes or `none`: write `suggested_tool = \"tool_name\"` or `suggested_tool = none`",
+                        ));
                     }
                 }
                 "suggested_tools" => {
@@ -259,6 +266,24 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                 "transparent" => {
                     no_value(&meta, "transparent")?;
                     out.transparent = Some(span);
+                }
+                "with" => {
+                    if !input.peek(Token![=]) {
+                        return Err(meta.error(
+                            "`with` needs a function: write `with = path::to::function`",
+                        ));
+                    }
+                    let value = meta.value()?;
+                    out.with = Some(if value.peek(LitStr) {
+                        value.parse::<LitStr>()?.parse()?
+                    } else {
+                        value.parse::<Path>().map_err(|err| {
+                            syn::Error::new(
+                                err.span(),
+                                "expected a function path: write `with = path::to::function`",
+                            )
+                        })?
+                    });
                 }
                 other => return Err(unhandled(other, span)),
             }

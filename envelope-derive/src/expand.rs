@@ -44,10 +44,12 @@ fn impls(model: &Model) -> TokenStream {
             (pattern(input, variant, &[]), quote!(#class))
         }
         Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(error_class)),
+        Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(error_class))),
     });
     let user_category = dispatch(&pairs, is_empty, |variant, kind| match kind {
         Kind::Plain(plain) => (pattern(input, variant, &[]), category(&p, plain)),
         Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(user_category)),
+        Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(user_category))),
     });
     let code = dispatch(&pairs, is_empty, |variant, kind| match kind {
         Kind::Plain(plain) => {
@@ -55,10 +57,12 @@ fn impls(model: &Model) -> TokenStream {
             (pattern(input, variant, &[]), quote!(#p::Some(#code)))
         }
         Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(code)),
+        Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(code))),
     });
     let to_envelope = dispatch(&pairs, is_empty, |variant, kind| match kind {
         Kind::Plain(plain) => build(&p, input, variant, plain, false),
         Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(to_envelope)),
+        Kind::With(i, path) => with(&p, input, variant, *i, path, None),
     });
     let into_envelope = {
         let arms = pairs.iter().map(|(variant, kind)| {
@@ -72,6 +76,11 @@ fn impls(model: &Model) -> TokenStream {
                 ),
                 Kind::Plain(plain) => build(&p, input, variant, plain, true),
                 Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(into_envelope)),
+                Kind::With(i, path) => {
+                    let (pat, body) = with(&p, input, variant, *i, path, None);
+                    let binding = &variant.fields[*i].binding;
+                    (pat, quote!({ let #binding = &#binding; #body }))
+                }
             };
             quote!(#(#cfgs)* #pat => #body,)
         });
@@ -131,6 +140,10 @@ fn impls(model: &Model) -> TokenStream {
                 <#ident #ty_generics as #p::Envelope>::to_envelope(error)
             }
         }
+
+        #p::integrations! {
+            impl [#impl_generics] for [#ident #ty_generics] [#where_clause]
+        }
     }
 }
 
@@ -181,6 +194,25 @@ fn delegate(
     let ty = field.ty;
     let binding = &field.binding;
     let body = quote_spanned!(ty.span()=> <#ty as #p::Envelope>::#method(#binding));
+    (pattern(input, variant, &[index]), body)
+}
+
+/// An arm that builds the envelope with the variant's `with` function and,
+/// for an accessor, reads one field of it.
+fn with(
+    p: &TokenStream,
+    input: &Input,
+    variant: &Variant,
+    index: usize,
+    path: &syn::Path,
+    accessor: Option<TokenStream>,
+) -> (TokenStream, TokenStream) {
+    let binding = &variant.fields[index].binding;
+    let built = quote_spanned!(path.span()=> #path(#binding));
+    let body = match accessor {
+        Some(method) => quote!(<#p::ErrorEnvelope as #p::Envelope>::#method(&#built)),
+        None => built,
+    };
     (pattern(input, variant, &[index]), body)
 }
 
@@ -322,8 +354,11 @@ fn template(p: &TokenStream, variant: &Variant, rendered: &Rendered) -> TokenStr
 /// The `VariantSpec` constant for one variant.
 fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
     let name = unraw(variant.ident);
-    let Kind::Plain(plain) = kind else {
-        return quote!(#p::VariantSpec::new(#name).transparent());
+    let plain = match kind {
+        Kind::Plain(plain) => plain,
+        Kind::Transparent(_) | Kind::With(..) => {
+            return quote!(#p::VariantSpec::new(#name).transparent());
+        }
     };
     let class = class_path(p, plain);
     let code = &plain.code;

@@ -22,6 +22,9 @@ pub(crate) struct Model<'a> {
 pub(crate) enum Kind {
     /// Delegates to the field at this index.
     Transparent(usize),
+    /// Builds the envelope by calling the function with the field at this
+    /// index.
+    With(usize, Path),
     Plain(Box<Plain>),
 }
 
@@ -80,7 +83,16 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
     for variant in input.variants() {
         let own = if is_struct { container } else { &variant.attrs };
         let kind = if let Some(span) = own.transparent {
-            transparent(cx, variant, own, span, &krate, &params, &mut bounds)
+            let index = delegated(cx, variant, own, "transparent", span);
+            if let Some(field) = variant.fields.get(index) {
+                if generics::mentions(field.ty, &params) {
+                    bounds.push(field.ty, &quote!(#krate::__private::Envelope));
+                }
+            }
+            Kind::Transparent(index)
+        } else if let Some(path) = &own.with {
+            let span = own.span_of("with").unwrap_or_else(Span::call_site);
+            Kind::With(delegated(cx, variant, own, "with", span), path.clone())
         } else {
             match plain(
                 cx,
@@ -124,51 +136,52 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
     }
 }
 
-fn transparent(
-    cx: &Ctxt,
-    variant: &Variant,
-    own: &ItemAttrs,
-    span: Span,
-    krate: &Path,
-    params: &[String],
-    bounds: &mut Bounds,
-) -> Kind {
+/// Checks a variant whose envelope comes from its one field, by
+/// `transparent` or `with`; returns that field's index.
+fn delegated(cx: &Ctxt, variant: &Variant, own: &ItemAttrs, mode: &str, span: Span) -> usize {
     for (key, key_span) in &own.keys {
-        if !matches!(
-            *key,
-            "transparent" | "crate" | "code_prefix" | "suggested_tools"
-        ) {
-            cx.push(syn::Error::new(
-                *key_span,
-                format!("`{key}` cannot be combined with `transparent`: the wrapped error supplies the whole envelope; remove `{key}`"),
-            ));
+        if *key == mode || matches!(*key, "crate" | "code_prefix" | "suggested_tools") {
+            continue;
         }
+        let message = if matches!(*key, "transparent" | "with") {
+            "`transparent` and `with` cannot be combined: keep one".to_owned()
+        } else if mode == "transparent" {
+            format!(
+                "`{key}` cannot be combined with `transparent`: the wrapped error supplies the whole envelope; remove `{key}`"
+            )
+        } else {
+            format!(
+                "`{key}` cannot be combined with `with`: the function builds the whole envelope; remove `{key}`"
+            )
+        };
+        cx.push(syn::Error::new(*key_span, message));
     }
     if variant.fields.len() != 1 {
+        let what = if mode == "transparent" {
+            "the error it wraps"
+        } else {
+            "the value passed to the function"
+        };
         cx.push(syn::Error::new(
             span,
             format!(
-                "`transparent` needs exactly one field, the error it wraps, but `{}` has {}",
+                "`{mode}` needs exactly one field, {what}, but `{}` has {}",
                 variant.ident,
                 variant.fields.len()
             ),
         ));
-        return Kind::Transparent(0);
+        return 0;
     }
-    let field = &variant.fields[0];
-    for (role, role_span) in &field.attrs.roles {
+    for (role, role_span) in &variant.fields[0].attrs.roles {
         cx.push(syn::Error::new(
             *role_span,
             format!(
-                "`{}` has no effect on the field of a `transparent` variant: remove it",
+                "`{}` has no effect on the field of a `{mode}` variant: remove it",
                 role.name()
             ),
         ));
     }
-    if generics::mentions(field.ty, params) {
-        bounds.push(field.ty, &quote!(#krate::__private::Envelope));
-    }
-    Kind::Transparent(0)
+    0
 }
 
 #[allow(clippy::too_many_arguments)]
