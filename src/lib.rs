@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub use envelope_core::render::catalog::{catalog_json, catalog_markdown};
 pub use envelope_core::{
     Envelope, ErrorClass, ErrorEnvelope, Owner, ParseClassError, ToolResult, UserErrorCategory,
     VariantSpec, fuzzy, render,
@@ -33,6 +34,46 @@ pub mod __private {
 /// `integrations! { impl [<generics>] for [<type>] [<where clause>] }`, so
 /// the derive never needs to know which features are on. With no
 /// integration feature enabled it expands to nothing.
+///
+/// The macro is defined once per feature combination, selected by `cfg` here
+/// in the facade: a `cfg` written inside the expansion would be evaluated
+/// against the user's crate, whose features are not ours.
+///
+/// Under `rmcp` it emits, for the derived type `T`:
+/// - `rmcp::model::IntoContents for T`: one text block with the envelope's
+///   JSON. Through rmcp's blanket impls this makes `T` an
+///   `IntoCallToolResult`, so a tool returning `Result<Json<Row>, T>` needs
+///   no glue; rmcp marks the `Err` result `is_error: true` and the envelope
+///   stays out of `structuredContent`, which a declared `outputSchema`
+///   describes (MCP 2025-06-18, "Structured Content").
+/// - `From<T> for rmcp::model::CallToolResult`: the full result with the
+///   envelope in `structuredContent`, for tools without an `outputSchema`
+///   (`Result<String, CallToolResult>` and `?`).
+#[cfg(feature = "rmcp")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __envelope_integrations {
+    (impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*]) => {
+        #[automatically_derived]
+        impl $($generics)* $crate::__private::rmcp::IntoContents for $($ty)* $($where)* {
+            fn into_contents(self) -> $crate::__private::Vec<$crate::__private::rmcp::ContentBlock> {
+                $crate::__private::rmcp::contents(self)
+            }
+        }
+
+        #[automatically_derived]
+        impl $($generics)* ::core::convert::From<$($ty)*> for $crate::__private::rmcp::CallToolResult $($where)* {
+            #[inline]
+            fn from(error: $($ty)*) -> Self {
+                $crate::__private::rmcp::call_tool_result(error)
+            }
+        }
+    };
+}
+
+/// See the `rmcp` definition above; without integration features the
+/// macro expands to nothing.
+#[cfg(not(feature = "rmcp"))]
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __envelope_integrations {

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 /// category this version does not know deserializes to
 /// [`UserErrorCategory::Unknown`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[non_exhaustive]
 pub enum UserErrorCategory {
     /// A prerequisite action is missing: "log in before opening your profile".

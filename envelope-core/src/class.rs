@@ -72,6 +72,7 @@ impl fmt::Display for Owner {
 /// | `Internal` | server | no | `Technical` | 500 |
 /// | `Unknown` | server | no | `Technical` | 500 |
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[non_exhaustive]
 pub enum ErrorClass {

@@ -55,6 +55,20 @@ pub trait Envelope {
         crate::render::mcp::call_tool_result(&self.to_envelope())
     }
 
+    /// The rmcp SDK's `CallToolResult` for this error (feature `rmcp`):
+    /// `is_error: Some(true)`, one text block with the envelope's compact
+    /// JSON and `structured_content` set to the envelope object, the same
+    /// shape as [`Envelope::to_mcp_result`].
+    ///
+    /// Return it (or `Err` of it) from a tool that declares no
+    /// `outputSchema`; a tool that declares one should leave the envelope out
+    /// of `structured_content`, which the derived rmcp conversions do (see
+    /// the README's section on rmcp).
+    #[cfg(feature = "rmcp")]
+    fn to_call_tool_result(&self) -> rmcp::model::CallToolResult {
+        crate::render::mcp::rmcp_call_tool_result(&self.to_envelope())
+    }
+
     /// A static description of every variant this type can produce, in
     /// declaration order. The provided method returns an empty slice.
     fn catalog() -> &'static [VariantSpec]
@@ -99,6 +113,11 @@ impl Envelope for ErrorEnvelope {
 
     fn to_mcp_result(&self) -> Value {
         crate::render::mcp::call_tool_result(self)
+    }
+
+    #[cfg(feature = "rmcp")]
+    fn to_call_tool_result(&self) -> rmcp::model::CallToolResult {
+        crate::render::mcp::rmcp_call_tool_result(self)
     }
 }
 

@@ -36,10 +36,12 @@ use crate::class::ErrorClass;
 /// ignored, an unknown class or category becomes `Unknown`, and only
 /// `error_class` and `message` are required.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorEnvelope {
     /// Marks the payload as an error; always `true`. Wire name `isError`,
     /// as in the MCP tool-result shape.
     #[serde(rename = "isError", default = "always_true")]
+    #[cfg_attr(feature = "schemars", schemars(extend("const" = true)))]
     pub is_error: bool,
     /// The machine-stable class the model can branch on.
     pub error_class: ErrorClass,
@@ -237,6 +239,15 @@ impl ErrorEnvelope {
     #[must_use]
     pub fn to_mcp_result(&self) -> Value {
         crate::render::mcp::call_tool_result(self)
+    }
+
+    /// The rmcp SDK's `CallToolResult` for this envelope (feature `rmcp`):
+    /// `is_error: Some(true)`, one text block with the compact JSON and
+    /// `structured_content` set to the envelope object.
+    #[cfg(feature = "rmcp")]
+    #[must_use]
+    pub fn to_call_tool_result(&self) -> rmcp::model::CallToolResult {
+        crate::render::mcp::rmcp_call_tool_result(self)
     }
 }
 

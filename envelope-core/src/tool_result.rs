@@ -18,6 +18,7 @@ use crate::envelope::ErrorEnvelope;
 /// missing when read. Provider-specific shapes come from
 /// [`ToolResult::to_anthropic_block`] and [`ToolResult::to_openai_message`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResult {
     /// The id the model gave the tool call (`"call_xyz"`, `"toolu_01..."`).
     pub tool_call_id: String,

@@ -24,3 +24,80 @@ pub fn call_tool_result(envelope: &ErrorEnvelope) -> Value {
         "isError": true,
     })
 }
+
+/// Conversions into the rmcp SDK's `CallToolResult` (feature `rmcp`).
+///
+/// The result has the same shape as [`call_tool_result`]: `is_error:
+/// Some(true)`, one text block holding the envelope's compact JSON and
+/// `structured_content` set to the envelope object.
+#[cfg(feature = "rmcp")]
+impl From<ErrorEnvelope> for rmcp::model::CallToolResult {
+    fn from(envelope: ErrorEnvelope) -> Self {
+        rmcp_call_tool_result(&envelope)
+    }
+}
+
+/// The borrowed form of `From<ErrorEnvelope>`: the envelope is copied.
+#[cfg(feature = "rmcp")]
+impl From<&ErrorEnvelope> for rmcp::model::CallToolResult {
+    fn from(envelope: &ErrorEnvelope) -> Self {
+        rmcp_call_tool_result(envelope)
+    }
+}
+
+#[cfg(feature = "rmcp")]
+pub(crate) fn rmcp_call_tool_result(envelope: &ErrorEnvelope) -> rmcp::model::CallToolResult {
+    // Not `CallToolResult::structured_error`: it would write the text from a
+    // `Value`, losing the envelope's documented key order.
+    let mut result = rmcp::model::CallToolResult::error(rmcp_contents(envelope));
+    result.structured_content = Some(envelope.to_json());
+    result
+}
+
+/// The envelope as rmcp content: one text block with its compact JSON.
+#[cfg(feature = "rmcp")]
+pub(crate) fn rmcp_contents(envelope: &ErrorEnvelope) -> Vec<rmcp::model::ContentBlock> {
+    vec![rmcp::model::ContentBlock::text(envelope.to_json_string())]
+}
+
+#[cfg(all(test, feature = "rmcp"))]
+mod rmcp_tests {
+    use rmcp::model::CallToolResult;
+    use serde_json::json;
+
+    use crate::{Envelope, ErrorClass, ErrorEnvelope};
+
+    fn busy() -> ErrorEnvelope {
+        ErrorEnvelope::new(ErrorClass::Busy, "pool full").with_retry_after_ms(250)
+    }
+
+    const BUSY_JSON: &str = r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true}"#;
+
+    #[test]
+    fn from_envelope_matches_the_json_renderer() {
+        let result = CallToolResult::from(busy());
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(result.content.len(), 1);
+        assert_eq!(result.content[0].as_text().unwrap().text, BUSY_JSON);
+        assert_eq!(result.structured_content, Some(busy().to_json()));
+        assert_eq!(result.meta, None);
+        // rmcp's own wire form equals `to_mcp_result`, apart from the
+        // protocol's `resultType` discriminator rmcp adds.
+        let mut wire = serde_json::to_value(&result).unwrap();
+        assert_eq!(wire["resultType"], json!("complete"));
+        wire.as_object_mut().unwrap().remove("resultType");
+        assert_eq!(wire, busy().to_mcp_result());
+    }
+
+    #[test]
+    fn trait_and_inherent_methods_agree() {
+        let envelope = busy();
+        let by_trait = <ErrorEnvelope as Envelope>::to_call_tool_result(&envelope);
+        assert_eq!(by_trait, envelope.to_call_tool_result());
+        assert_eq!(by_trait, CallToolResult::from(&envelope));
+        assert_eq!(
+            Box::new(envelope).to_call_tool_result(),
+            CallToolResult::from(busy())
+        );
+    }
+}

@@ -1,0 +1,213 @@
+//! A type's error catalog (`Envelope::catalog()`) as a Markdown table and as
+//! JSON, for tool descriptions, docs and contract snapshots.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::catalog::VariantSpec;
+
+/// The header of the table [`catalog_markdown`] writes, with its separator.
+const HEADER: &str = "| code | class | owner | category | retryable | suggested tool | message template |\n\
+                      |---|---|---|---|---|---|---|\n";
+
+/// Stands in an empty cell, so a reader can tell "none" from a rendering bug.
+const NONE: &str = "—";
+
+/// The catalog as a GitHub-flavoured Markdown table, one row per variant in
+/// catalog order, each line ending in `\n`:
+///
+/// | column | content |
+/// |---|---|
+/// | code | the domain code, in backticks |
+/// | class | the [`ErrorClass`](crate::ErrorClass) wire name, in backticks |
+/// | owner | `caller` or `server` |
+/// | category | the [`UserErrorCategory`](crate::UserErrorCategory) wire name, in backticks |
+/// | retryable | `yes` or `no` |
+/// | suggested tool | the static tool, in backticks |
+/// | message template | the `message` template as written (`{field}` kept), or `(Display)` when the message is the error's `Display` text |
+///
+/// A delegating variant (`transparent` or `with`) has no static class: its
+/// row reads `*delegated*` in the class column, `—` in the other static
+/// columns, and names the variant in the message column. An empty cell is
+/// `—`. `|` in a template is escaped as `\|` and a line break becomes a
+/// space, so every variant stays one row.
+///
+/// ```
+/// use envelope_core::render::catalog::catalog_markdown;
+/// use envelope_core::{ErrorClass, VariantSpec};
+///
+/// const CATALOG: &[VariantSpec] = &[VariantSpec::new("Busy")
+///     .with_class(ErrorClass::Busy)
+///     .with_code("BUSY")
+///     .with_message("the pool is full")];
+/// assert_eq!(
+///     catalog_markdown(CATALOG),
+///     "| code | class | owner | category | retryable | suggested tool | message template |\n\
+///      |---|---|---|---|---|---|---|\n\
+///      | `BUSY` | `BUSY` | server | `Technical` | yes | — | the pool is full |\n",
+/// );
+/// ```
+#[must_use]
+pub fn catalog_markdown(catalog: &[VariantSpec]) -> String {
+    let mut out = String::from(HEADER);
+    for spec in catalog {
+        let code = spec.code.map_or_else(|| NONE.to_owned(), code_span);
+        let tool = spec
+            .suggested_tool
+            .map_or_else(|| NONE.to_owned(), code_span);
+        let row = match spec.class {
+            Some(class) => {
+                let category = spec.category.unwrap_or_else(|| class.default_category());
+                let message = spec.message.map_or_else(|| "(Display)".to_owned(), cell);
+                [
+                    code,
+                    code_span(class.as_str()),
+                    class.owner().as_str().to_owned(),
+                    code_span(category.as_str()),
+                    yes_no(class.is_retryable()).to_owned(),
+                    tool,
+                    message,
+                ]
+            }
+            None => [
+                code,
+                "*delegated*".to_owned(),
+                NONE.to_owned(),
+                NONE.to_owned(),
+                NONE.to_owned(),
+                tool,
+                format!("variant {} delegates its envelope", code_span(spec.name)),
+            ],
+        };
+        // Writing to a `String` cannot fail.
+        let _ = writeln!(out, "| {} |", row.join(" | "));
+    }
+    out
+}
+
+/// The catalog as a JSON array, one object per variant in catalog order,
+/// with every key present (`null` when unknown):
+///
+/// `name`, `code`, `class`, `owner` (`"caller"` / `"server"`), `category`,
+/// `retryable` (boolean), `suggested_tool`, `message` (the template, `null`
+/// when the message is the error's `Display`), `next_steps` (the templates,
+/// possibly empty), `help_url`, `transparent` (whether the variant
+/// delegates).
+///
+/// `owner` and `retryable` derive from the class, so a delegating variant
+/// has `null` there as well as in `class`, `code` and `category`.
+#[must_use]
+pub fn catalog_json(catalog: &[VariantSpec]) -> Value {
+    Value::Array(
+        catalog
+            .iter()
+            .map(|spec| {
+                json!({
+                    "name": spec.name,
+                    "code": spec.code,
+                    "class": spec.class,
+                    "owner": spec.owner(),
+                    "category": spec.category,
+                    "retryable": spec.retryable(),
+                    "suggested_tool": spec.suggested_tool,
+                    "message": spec.message,
+                    "next_steps": spec.next_steps,
+                    "help_url": spec.help_url,
+                    "transparent": spec.transparent,
+                })
+            })
+            .collect(),
+    )
+}
+
+fn yes_no(value: bool) -> &'static str {
+    if value { "yes" } else { "no" }
+}
+
+/// A table cell of free text: `|` escaped, line breaks flattened.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\r', '\n'], " ")
+}
+
+/// A code span that survives a backtick inside `text` (CommonMark: a longer
+/// run of backticks as the fence, padded with spaces).
+fn code_span(text: &str) -> String {
+    let text = cell(text);
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ErrorClass, UserErrorCategory};
+
+    const CATALOG: &[VariantSpec] = &[
+        VariantSpec::new("Missing")
+            .with_class(ErrorClass::ObjectNotFound)
+            .with_code("TABLE_MISSING")
+            .with_suggested_tool("list_tables")
+            .with_message("table {name} | view does not exist")
+            .with_next_steps(&["check {name}"]),
+        VariantSpec::new("Io")
+            .with_class(ErrorClass::Internal)
+            .with_code("IO")
+            .with_category(UserErrorCategory::Technical),
+        VariantSpec::new("Script").transparent(),
+    ];
+
+    #[test]
+    fn markdown_rows() {
+        assert_eq!(
+            catalog_markdown(CATALOG),
+            concat!(
+                "| code | class | owner | category | retryable | suggested tool | message template |\n",
+                "|---|---|---|---|---|---|---|\n",
+                "| `TABLE_MISSING` | `OBJECT_NOT_FOUND` | caller | `NotFound` | no | `list_tables` | table {name} \\| view does not exist |\n",
+                "| `IO` | `INTERNAL` | server | `Technical` | no | — | (Display) |\n",
+                "| — | *delegated* | — | — | — | — | variant `Script` delegates its envelope |\n",
+            )
+        );
+    }
+
+    #[test]
+    fn markdown_of_nothing_is_the_header() {
+        assert_eq!(catalog_markdown(&[]), HEADER);
+    }
+
+    #[test]
+    fn code_span_with_backtick() {
+        assert_eq!(code_span("a`b"), "`` a`b ``");
+        assert_eq!(cell("a\nb|c"), "a b\\|c");
+    }
+
+    #[test]
+    fn json_objects() {
+        assert_eq!(
+            catalog_json(CATALOG),
+            json!([
+                {
+                    "name": "Missing", "code": "TABLE_MISSING", "class": "OBJECT_NOT_FOUND",
+                    "owner": "caller", "category": "NotFound", "retryable": false,
+                    "suggested_tool": "list_tables",
+                    "message": "table {name} | view does not exist",
+                    "next_steps": ["check {name}"], "help_url": null, "transparent": false
+                },
+                {
+                    "name": "Io", "code": "IO", "class": "INTERNAL", "owner": "server",
+                    "category": "Technical", "retryable": false, "suggested_tool": null,
+                    "message": null, "next_steps": [], "help_url": null, "transparent": false
+                },
+                {
+                    "name": "Script", "code": null, "class": null, "owner": null,
+                    "category": null, "retryable": null, "suggested_tool": null,
+                    "message": null, "next_steps": [], "help_url": null, "transparent": true
+                }
+            ])
+        );
+    }
+}

@@ -1,0 +1,76 @@
+//! The error enum of the `mcp_server` example: every failure of its tools,
+//! described once. Shared with `tests/catalog_readme.rs`, which keeps the
+//! README's table of these errors up to date.
+
+// The README test only reads the catalog; it builds no variant.
+#![allow(dead_code)]
+
+use envelope::Envelope;
+
+/// What can go wrong in the schema-catalog tools.
+#[derive(Debug, thiserror::Error, Envelope)]
+#[envelope(suggested_tools(ObjectNotFound = "list_tables"))]
+pub enum CatalogError {
+    /// The tool's arguments do not match its `inputSchema`.
+    #[error("invalid argument `{field}`: {problem}")]
+    #[envelope(
+        class = InvalidArguments,
+        message = "argument `{field}` {problem}",
+        next_step = "call the tool again with a valid `{field}`; its inputSchema lists every argument"
+    )]
+    InvalidArguments {
+        /// Path of the offending argument (`table`, `filter.limit`).
+        #[envelope(detail)]
+        field: String,
+        /// What is wrong with it, from the deserializer.
+        problem: String,
+    },
+
+    /// No table of that name.
+    #[error("table {table} does not exist")]
+    #[envelope(
+        class = ObjectNotFound,
+        code = "TABLE_NOT_FOUND",
+        message = "table {table} does not exist",
+        next_step = "pick a table from fuzzy_matches, or call list_tables"
+    )]
+    TableNotFound {
+        #[envelope(detail)]
+        table: String,
+        #[envelope(fuzzy_matches)]
+        candidates: Vec<String>,
+    },
+
+    /// The table exists, the column does not.
+    #[error("table {table} has no column {column}")]
+    #[envelope(
+        class = ObjectNotFound,
+        code = "COLUMN_NOT_FOUND",
+        message = "table {table} has no column {column}",
+        suggested_tool = "describe_table",
+        next_step = "pick a column from fuzzy_matches, or call describe_table on {table}"
+    )]
+    ColumnNotFound {
+        #[envelope(detail)]
+        table: String,
+        #[envelope(detail)]
+        column: String,
+        #[envelope(fuzzy_matches)]
+        candidates: Vec<String>,
+    },
+
+    /// Admission control: the statistics of the table are being rebuilt.
+    #[error("statistics of {table} are being refreshed")]
+    #[envelope(
+        class = Busy,
+        code = "STATS_REFRESHING",
+        message = "statistics of {table} are being refreshed",
+        next_step = "wait retry_after_ms milliseconds, then repeat the same call"
+    )]
+    StatsRefreshing {
+        #[envelope(detail)]
+        table: String,
+        #[envelope(retry_after_ms)]
+        retry_after_ms: u64,
+    },
+}
