@@ -3,6 +3,7 @@
 
 use proc_macro2::Span;
 use quote::format_ident;
+use syn::spanned::Spanned;
 use syn::{Attribute, Data, DeriveInput, Fields, Generics, Ident, Member, Type};
 
 use crate::attr::{self, FieldAttrs, ItemAttrs, Place};
@@ -21,7 +22,7 @@ pub(crate) struct Input<'a> {
 pub(crate) enum Shape<'a> {
     Enum(Vec<Variant<'a>>),
     /// A struct is one variant whose attributes are the container's.
-    Struct(Variant<'a>),
+    Struct(Box<Variant<'a>>),
 }
 
 pub(crate) struct Variant<'a> {
@@ -68,12 +69,12 @@ impl<'a> Input<'a> {
                     shape: Shape::Enum(variants),
                 });
             }
-            Data::Struct(data) => Shape::Struct(Variant {
+            Data::Struct(data) => Shape::Struct(Box::new(Variant {
                 ident: &node.ident,
                 attrs: ItemAttrs::default(),
                 fields: fields(cx, &data.fields),
                 cfgs: Vec::new(),
-            }),
+            })),
             Data::Union(data) => {
                 return Err(syn::Error::new(
                     data.union_token.span,
@@ -117,7 +118,13 @@ fn fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
                 ty: &field.ty,
                 attrs: attr::field(cx, &field.attrs),
                 name,
-                binding: format_ident!("field_{}", i, span = Span::mixed_site()),
+                // Mixed-site resolution, but the field's location: a type error
+                // about the binding (a role on the wrong type) points at the field.
+                binding: format_ident!(
+                    "field_{}",
+                    i,
+                    span = Span::mixed_site().located_at(field.ty.span())
+                ),
             }
         })
         .collect()

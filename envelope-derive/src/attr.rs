@@ -77,6 +77,9 @@ pub(crate) struct ItemAttrs {
     pub with: Option<Path>,
     /// Every key written, with its span, for the rules in `valid.rs`.
     pub keys: Vec<(&'static str, Span)>,
+    /// Whether parsing these attributes reported an error; later rules stay
+    /// quiet about what may only be missing because of it.
+    pub errored: bool,
 }
 
 impl ItemAttrs {
@@ -131,6 +134,7 @@ fn is_envelope(attr: &Attribute) -> bool {
 
 /// Parses every `#[envelope(...)]` in `attrs` written at `place`.
 pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
+    let errors_before = cx.len();
     let mut out = ItemAttrs::default();
     for attr in attrs.iter().filter(|a| is_envelope(a)) {
         if let Err(err) = check_list(attr) {
@@ -293,6 +297,7 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
             cx.push(err);
         }
     }
+    out.errored = cx.len() > errors_before;
     out
 }
 
@@ -417,6 +422,12 @@ where
             Some(_) => format!("-{}", lit.base10_digits()),
             None => lit.base10_digits().to_owned(),
         };
+        if minus.is_some() && "0".parse::<N>().is_ok() && "-1".parse::<N>().is_err() {
+            return Err(syn::Error::new(
+                lit.span(),
+                format!("`{key}` cannot be negative: write `{example}`"),
+            ));
+        }
         return match digits.parse::<N>() {
             Ok(n) if lit.suffix().is_empty() => Ok((n, lit.span())),
             Ok(_) => Err(syn::Error::new(

@@ -13,6 +13,11 @@ impl Ctxt {
         self.errors.borrow_mut().push(error);
     }
 
+    /// How many errors were collected so far.
+    pub fn len(&self) -> usize {
+        self.errors.borrow().len()
+    }
+
     /// All collected errors combined into one, or `Ok` when there were none.
     pub fn check(self) -> syn::Result<()> {
         let mut errors = self.errors.into_inner().into_iter();

@@ -279,23 +279,32 @@ fn build(
         steps.push(quote_spanned!(field.ty.span()=> #p::detail(&mut #env, #key, &#binding);));
     }
     let roles = &plain.roles;
-    let role = |index: Option<usize>, owned_fn: &str, ref_fn: &str| {
+    // Number roles take `&field` in both methods, so a field of the wrong
+    // type gets one error instead of one per method.
+    let role = |index: Option<usize>, owned_fn: &str, ref_fn: &str, by_ref: bool| {
         index.map(|i| {
             let field = &variant.fields[i];
             let binding = &field.binding;
             let helper = format_ident!("{}", if owned { owned_fn } else { ref_fn });
-            quote_spanned!(field.ty.span()=> #p::#helper(&mut #env, #binding);)
+            let arg = if owned && by_ref {
+                quote_spanned!(field.ty.span()=> &#binding)
+            } else {
+                quote!(#binding)
+            };
+            quote_spanned!(field.ty.span()=> #p::#helper(&mut #env, #arg);)
         })
     };
-    steps.extend(role(
+    let fuzzy = role(
         roles.fuzzy_matches,
         "set_fuzzy_owned",
         "set_fuzzy_ref",
-    ));
-    steps.extend(role(roles.next_steps, "append_owned", "append_ref"));
-    steps.extend(role(roles.suggested_tool, "set_tool", "set_tool"));
-    steps.extend(role(roles.retry, "set_retry", "set_retry"));
-    steps.extend(role(roles.ora_code, "set_ora_code", "set_ora_code"));
+        false,
+    );
+    steps.extend(fuzzy);
+    steps.extend(role(roles.next_steps, "append_owned", "append_ref", false));
+    steps.extend(role(roles.suggested_tool, "set_tool", "set_tool", false));
+    steps.extend(role(roles.retry, "set_retry", "set_retry", true));
+    steps.extend(role(roles.ora_code, "set_ora_code", "set_ora_code", true));
 
     let body = quote!({
         let mut #env = #p::new(#class, #category, #code, #message);

@@ -84,10 +84,10 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
         let own = if is_struct { container } else { &variant.attrs };
         let kind = if let Some(span) = own.transparent {
             let index = delegated(cx, variant, own, "transparent", span);
-            if let Some(field) = variant.fields.get(index) {
-                if generics::mentions(field.ty, &params) {
-                    bounds.push(field.ty, &quote!(#krate::__private::Envelope));
-                }
+            if let Some(field) = variant.fields.get(index)
+                && generics::mentions(field.ty, &params)
+            {
+                bounds.push(field.ty, &quote!(#krate::__private::Envelope));
             }
             Kind::Transparent(index)
         } else if let Some(path) = &own.with {
@@ -198,8 +198,9 @@ fn plain(
     let class = match (&own.class, &container.class) {
         (Some((_, class)), _) | (None, Some((_, class))) => *class,
         (None, None) => {
-            // An unknown class name was already reported where it was written.
-            if own.span_of("class").is_none() && container.span_of("class").is_none() {
+            // A class lost to an attribute error was reported where it was
+            // written; repeating it as "missing" would only add noise.
+            if !own.errored && !container.errored {
                 let message = if is_struct {
                     format!(
                         "struct `{}` has no class: add `#[envelope(class = InvalidArguments)]` (or another class) to it",
@@ -390,6 +391,18 @@ fn unknown_field(variant: &Variant, name: &FieldRef) -> String {
                 ),
             };
             format!("`{{{index}}}` is out of range: {valid}")
+        }
+        FieldRef::Named(text)
+            if count > 0
+                && variant
+                    .fields
+                    .iter()
+                    .all(|f| matches!(f.name, FieldRef::Index(_))) =>
+        {
+            format!(
+                "`{}` has no field named `{text}`: its fields are unnamed, so name them by position, `{{0}}`",
+                variant.ident
+            )
         }
         FieldRef::Named(text) => {
             let known: Vec<String> = variant.fields.iter().map(|f| f.name.to_string()).collect();

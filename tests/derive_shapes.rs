@@ -1,0 +1,229 @@
+//! Shapes beyond a plain enum: structs, nesting through `transparent`,
+//! `with` functions, generics and lifetimes, empty enums, the catalog.
+
+#![allow(dead_code)]
+
+use std::fmt;
+
+use envelope::{Envelope, ErrorClass, ErrorEnvelope, UserErrorCategory, VariantSpec};
+
+#[derive(Debug, thiserror::Error, Envelope)]
+#[error("quota exceeded for {tenant}")]
+#[envelope(class = Busy, message = "quota exceeded for {tenant}", retry_after_ms = 1000)]
+struct QuotaError {
+    tenant: String,
+}
+
+#[derive(Debug, thiserror::Error, Envelope)]
+enum Inner {
+    #[error("missing {0}")]
+    #[envelope(class = ObjectNotFound, message = "missing {0}")]
+    Missing(String),
+    #[error(transparent)]
+    #[envelope(transparent)]
+    Quota(QuotaError),
+}
+
+#[derive(Debug, thiserror::Error, Envelope)]
+enum Middle {
+    #[error(transparent)]
+    #[envelope(transparent)]
+    Inner(#[from] Inner),
+}
+
+#[derive(Debug, thiserror::Error, Envelope)]
+enum Outer {
+    #[error(transparent)]
+    #[envelope(transparent)]
+    Middle(Box<Middle>),
+    #[error("conflict")]
+    #[envelope(class = Conflict)]
+    Conflict,
+    #[error("{0}")]
+    #[envelope(with = classify)]
+    Raw(String),
+}
+
+fn classify(raw: &String) -> ErrorEnvelope {
+    if raw.starts_with("E404") {
+        ErrorEnvelope::new(ErrorClass::ObjectNotFound, raw.as_str()).with_code("E404")
+    } else {
+        ErrorEnvelope::new(ErrorClass::Internal, "upstream failure")
+    }
+}
+
+#[test]
+fn struct_container_attributes_are_its_variant() {
+    let err = QuotaError {
+        tenant: "acme".into(),
+    };
+    assert_eq!(
+        err.to_envelope().to_json_string(),
+        r#"{"isError":true,"error_class":"BUSY","message":"quota exceeded for acme","retry_after_ms":1000,"code":"QUOTA_ERROR","category":"Technical","retryable":true}"#
+    );
+    assert_eq!(QuotaError::catalog()[0].name, "QuotaError");
+}
+
+#[test]
+fn transparent_over_two_levels() {
+    let err = Outer::Middle(Box::new(Middle::Inner(Inner::Quota(QuotaError {
+        tenant: "t".into(),
+    }))));
+    assert_eq!(err.error_class(), ErrorClass::Busy);
+    assert_eq!(err.code(), Some("QUOTA_ERROR"));
+    assert_eq!(err.user_category(), UserErrorCategory::Technical);
+    let expected = r#"{"isError":true,"error_class":"BUSY","message":"quota exceeded for t","retry_after_ms":1000,"code":"QUOTA_ERROR","category":"Technical","retryable":true}"#;
+    assert_eq!(err.to_envelope().to_json_string(), expected);
+    assert_eq!(err.into_envelope().to_json_string(), expected);
+
+    let err = Outer::Middle(Box::new(Middle::from(Inner::Missing("x".into()))));
+    assert_eq!(
+        ErrorEnvelope::from(&err).to_json_string(),
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"missing x","code":"MISSING","category":"NotFound"}"#
+    );
+}
+
+#[test]
+fn with_function_builds_the_envelope() {
+    let found = Outer::Raw("E404 no such row".into());
+    assert_eq!(found.error_class(), ErrorClass::ObjectNotFound);
+    assert_eq!(found.code(), Some("E404"));
+    assert_eq!(
+        found.into_envelope().to_json_string(),
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"E404 no such row","code":"E404","category":"NotFound"}"#
+    );
+    let other = Outer::Raw("boom".into());
+    assert_eq!(other.to_envelope().message, "upstream failure");
+    assert_eq!(other.code(), None);
+}
+
+/// A generic error: `T` is only bounded where a template uses it.
+#[derive(Debug, Envelope)]
+enum Lookup<'a, K, T: Clone, U>
+where
+    K: fmt::Debug,
+{
+    #[envelope(class = ObjectNotFound, message = "no entry for key {key:?} in {table}")]
+    Missing { key: K, table: &'a str },
+    #[envelope(class = Conflict, message = "stale value")]
+    Stale(#[envelope(detail = "value")] T),
+    #[envelope(transparent)]
+    Nested(Box<QuotaError>),
+    #[envelope(class = Unsupported, message = "unsupported")]
+    Other(std::marker::PhantomData<U>),
+}
+
+impl<K: fmt::Debug, T: Clone, U> fmt::Display for Lookup<'_, K, T, U> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("lookup failed")
+    }
+}
+
+/// A type that is neither `Display` nor `Serialize`: usable as `U` because
+/// no template or detail mentions `U`.
+#[derive(Debug, Clone)]
+struct Opaque;
+
+#[test]
+fn generic_enum() {
+    let err: Lookup<'_, (u8, u8), u8, Opaque> = Lookup::Missing {
+        key: (1, 2),
+        table: "users",
+    };
+    assert_eq!(
+        err.to_envelope().to_json_string(),
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no entry for key (1, 2) in users","code":"MISSING","category":"NotFound"}"#
+    );
+    let err: Lookup<'_, u8, Vec<u8>, Opaque> = Lookup::Stale(vec![1, 2]);
+    assert_eq!(
+        ErrorEnvelope::from(err).to_json_string(),
+        r#"{"isError":true,"error_class":"CONFLICT","message":"stale value","code":"STALE","category":"WorkflowDependency","details":{"value":[1,2]}}"#
+    );
+}
+
+#[derive(Debug, Envelope)]
+enum Never {}
+
+#[test]
+fn empty_enum_is_allowed() {
+    assert!(Never::catalog().is_empty());
+    let _: fn(Never) -> ErrorEnvelope = Envelope::into_envelope;
+}
+
+#[test]
+fn catalog_snapshot() {
+    #[derive(Debug, thiserror::Error, Envelope)]
+    #[envelope(
+        suggested_tools(ObjectNotFound = "schema_inspect"),
+        code_prefix = "APP_"
+    )]
+    enum App {
+        #[error("missing {name}")]
+        #[envelope(class = ObjectNotFound, message = "object {name} does not exist", next_step = "call schema_inspect on {name}")]
+        Missing { name: String },
+        #[error("down")]
+        #[envelope(class = ConnectionFailed, category = Technical, help_url = "https://example.com/down")]
+        Down,
+        #[error("bad")]
+        #[envelope(class = InvalidArguments, code = "BAD_INPUT", suggested_tool = "describe")]
+        Bad,
+        #[error(transparent)]
+        #[envelope(transparent)]
+        Quota(QuotaError),
+    }
+    let json = serde_json::to_string_pretty(App::catalog()).unwrap();
+    assert_eq!(
+        json,
+        r#"[
+  {
+    "name": "Missing",
+    "code": "APP_MISSING",
+    "class": "OBJECT_NOT_FOUND",
+    "category": "NotFound",
+    "suggested_tool": "schema_inspect",
+    "next_steps": [
+      "call schema_inspect on {name}"
+    ],
+    "message": "object {name} does not exist",
+    "help_url": null,
+    "transparent": false
+  },
+  {
+    "name": "Down",
+    "code": "APP_DOWN",
+    "class": "CONNECTION_FAILED",
+    "category": "Technical",
+    "suggested_tool": null,
+    "next_steps": [],
+    "message": "the server could not reach a service it depends on",
+    "help_url": "https://example.com/down",
+    "transparent": false
+  },
+  {
+    "name": "Bad",
+    "code": "BAD_INPUT",
+    "class": "INVALID_ARGUMENTS",
+    "category": "Validation",
+    "suggested_tool": "describe",
+    "next_steps": [],
+    "message": null,
+    "help_url": null,
+    "transparent": false
+  },
+  {
+    "name": "Quota",
+    "code": null,
+    "class": null,
+    "category": null,
+    "suggested_tool": null,
+    "next_steps": [],
+    "message": null,
+    "help_url": null,
+    "transparent": true
+  }
+]"#
+    );
+    let spec: &VariantSpec = &App::catalog()[1];
+    assert_eq!(spec.owner(), Some(envelope::Owner::Server));
+    assert_eq!(spec.retryable(), Some(true));
+}

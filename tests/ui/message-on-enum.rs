@@ -1,0 +1,9 @@
+use envelope::Envelope;
+
+#[derive(Debug, Envelope)]
+#[envelope(class = Internal, message = "everything failed")]
+enum E {
+    A,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use envelope::Envelope;
+
+#[derive(Debug, Envelope)]
+enum E {
+    #[envelope(clas = Internal)]
+    A,
+}
+
+fn main() {}
