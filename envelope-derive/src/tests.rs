@@ -1,1 +1,171 @@
-//! Unit tests of the expansion as a plain function, outside the compiler.
+//! The expansion as a plain function, outside the compiler: generated enums
+//! and random attribute token soup must never make it panic.
+
+use proptest::prelude::*;
+use quote::ToTokens;
+
+use crate::expand;
+
+/// Tokens an attribute list is made of, valid and not.
+const SOUP: &[&str] = &[
+    "class",
+    "category",
+    "message",
+    "next_step",
+    "suggested_tool",
+    "suggested_tools",
+    "code",
+    "code_prefix",
+    "ora_code",
+    "retry_after_ms",
+    "retry_after",
+    "help_url",
+    "transparent",
+    "with",
+    "crate",
+    "fuzzy_matches",
+    "next_steps",
+    "detail",
+    "secret",
+    "none",
+    "=",
+    ",",
+    "(",
+    ")",
+    "::",
+    "-",
+    "ObjectNotFound",
+    "Busy",
+    "Internal",
+    "NotFound",
+    "Unknown",
+    "Validation",
+    "\"{name}\"",
+    "\"{0}\"",
+    "\"{1:>5}\"",
+    "\"{\"",
+    "\"}\"",
+    "\"{{x}}\"",
+    "\"{name:?}\"",
+    "\"X_\"",
+    "\"lower\"",
+    "\"LEASE\"",
+    "942",
+    "-1",
+    "99999999999999999999",
+    "1.5",
+    "true",
+    "r#type",
+    "self",
+    "\"\"",
+    "\"{r#type}\"",
+    "\"{}\"",
+];
+
+fn soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(SOUP), 0..10).prop_map(|tokens| tokens.join(" "))
+}
+
+fn attribute() -> impl Strategy<Value = String> {
+    prop_oneof![
+        soup().prop_map(|s| format!("#[envelope({s})]")),
+        Just("#[envelope(class = Internal)]".to_owned()),
+        Just("#[envelope(class = ObjectNotFound, message = \"no {name}\")]".to_owned()),
+        Just("#[envelope(transparent)]".to_owned()),
+        Just("#[envelope]".to_owned()),
+        Just(String::new()),
+    ]
+}
+
+fn field(named: bool) -> impl Strategy<Value = String> {
+    let ty = prop::sample::select(
+        &[
+            "String",
+            "Vec<String>",
+            "u64",
+            "Option<u64>",
+            "T",
+            "&'a str",
+            "i32",
+        ][..],
+    );
+    (
+        attribute(),
+        ty,
+        prop::sample::select(&["name", "r#type", "a", "b", "candidates"][..]),
+    )
+        .prop_map(move |(attr, ty, name)| {
+            let attr = attr.replace("#[envelope(class = Internal)]", "#[envelope(detail)]");
+            if named {
+                format!("{attr} {name}: {ty}")
+            } else {
+                format!("{attr} {ty}")
+            }
+        })
+}
+
+fn variant() -> impl Strategy<Value = String> {
+    let name = prop::sample::select(&["A", "B", "HttpError", "Http_Error", "r#Type"][..]);
+    let body = prop_oneof![
+        Just(String::new()),
+        prop::collection::vec(field(false), 0..3).prop_map(|f| format!("({})", f.join(", "))),
+        prop::collection::vec(field(true), 0..3).prop_map(|f| format!("{{ {} }}", f.join(", "))),
+    ];
+    (attribute(), attribute(), name, body)
+        .prop_map(|(a1, a2, name, body)| format!("{a1} {a2} {name} {body}"))
+}
+
+fn input() -> impl Strategy<Value = String> {
+    let kind = prop::sample::select(&["enum", "struct", "union"][..]);
+    (
+        attribute(),
+        kind,
+        prop::collection::vec(variant(), 0..4),
+        prop::collection::vec(field(true), 0..3),
+    )
+        .prop_map(|(attr, kind, variants, fields)| match kind {
+            "enum" => format!("{attr} enum E<'a, T> {{ {} }}", variants.join(", ")),
+            _ => format!("{attr} {kind} E<'a, T> {{ {} }}", fields.join(", ")),
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn expand_never_panics(source in input()) {
+        // About nine in ten generated sources parse as a derive input.
+        if let Ok(input) = syn::parse_str::<syn::DeriveInput>(&source) {
+            match expand::derive(&input) {
+                Ok(tokens) => prop_assert!(!tokens.is_empty()),
+                Err(error) => prop_assert!(!error.to_compile_error().to_token_stream().is_empty()),
+            }
+        }
+    }
+}
+
+#[test]
+fn expands_outside_the_compiler() {
+    let input: syn::DeriveInput = syn::parse_quote! {
+        enum E {
+            #[envelope(class = ObjectNotFound, message = "no {name}")]
+            Missing { name: String },
+        }
+    };
+    let tokens = expand::derive(&input).unwrap().to_string();
+    assert!(
+        tokens.contains("impl :: envelope :: __private :: Envelope for E"),
+        "{tokens}"
+    );
+    assert!(
+        tokens.contains(":: envelope :: __private :: format ! (\"no {0}\""),
+        "{tokens}"
+    );
+
+    let union: syn::DeriveInput = syn::parse_quote!(union U { a: u32 });
+    let error = expand::derive(&union).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "`Envelope` cannot be derived for a union: use an enum or a struct"
+    );
+}
