@@ -1,11 +1,12 @@
-//! `#[derive(Envelope)]` in an edition 2021 crate, under strict lints.
+//! `#[derive(Envelope)]` in an edition 2021 crate, under strict lints, with
+//! the facade renamed (`agent_errors`) and named by `crate = "..."`.
 #![deny(warnings, missing_docs, clippy::all, clippy::pedantic)]
 
-use envelope::Envelope;
+use agent_errors::Envelope;
 
 /// An error of every variant shape.
 #[derive(Debug, Envelope)]
-#[envelope(suggested_tools(ObjectNotFound = "inspect"))]
+#[envelope(crate = "::agent_errors", suggested_tools(ObjectNotFound = "inspect"))]
 pub enum EditionError {
     /// Struct variant with a list role.
     #[envelope(class = ObjectNotFound, message = "no {name}")]
@@ -30,6 +31,11 @@ impl std::fmt::Display for EditionError {
     }
 }
 
+/// Derived through a renamed dependency, as a re-exporting crate would.
+#[derive(Debug, Envelope)]
+#[envelope(crate = "::agent_errors", class = Conflict, message = "stale {0}")]
+pub struct Renamed(pub u32);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -49,5 +55,13 @@ mod tests {
             Some(3)
         );
         assert_eq!(EditionError::Bad.to_envelope().message, "edition error");
+    }
+
+    #[test]
+    fn renamed_crate_path() {
+        assert_eq!(
+            agent_errors::Envelope::to_envelope(&Renamed(3)).to_json_string(),
+            r#"{"isError":true,"error_class":"CONFLICT","message":"stale 3","code":"RENAMED","category":"WorkflowDependency"}"#
+        );
     }
 }
