@@ -141,9 +141,9 @@ impl<T: JsonSchema> JsonSchema for Checked<T> {
 }
 
 /// The `InvalidArguments` error for a deserialization failure, naming the
-/// field by its path. serde reports a missing or unknown field at the path
-/// of the object holding it, with the name only in its message
-/// ("missing field `table`"), so the name is read from there.
+/// field by its path (`table`, `filter.limit`). serde reports a missing
+/// field at the path of the object that lacks it, with the name only in its
+/// message ("missing field `table`"), so the name is read from there.
 fn invalid_arguments(error: serde_path_to_error::Error<serde_json::Error>) -> CatalogError {
     let path = error.path().to_string();
     let message = error.inner().to_string();
@@ -152,6 +152,9 @@ fn invalid_arguments(error: serde_path_to_error::Error<serde_json::Error>) -> Ca
         let name = &rest[..rest.find('`')?];
         Some(if path == "." {
             name.to_owned()
+        } else if path == name || path.ends_with(&format!(".{name}")) {
+            // An unknown field's path already ends in its name.
+            path.clone()
         } else {
             format!("{path}.{name}")
         })
