@@ -32,9 +32,11 @@ use crate::class::ErrorClass;
 /// | `details` | object | non-empty |
 ///
 /// The first eight keys are the seed envelope's (the `oraclemcp-error`
-/// crate's), so its readers parse ours. Reading is lenient: unknown keys are
-/// ignored, an unknown class or category becomes `Unknown`, and only
-/// `error_class` and `message` are required.
+/// crate's), so we read its envelopes, and its readers read ours whenever
+/// the class is one it knows (its class enum has no catch-all, so
+/// `PRECONDITION_FAILED` or `CONFLICT`, say, fail there). Our reading is
+/// lenient: unknown keys are ignored, an unknown class or category becomes
+/// `Unknown`, and only `error_class` and `message` are required.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorEnvelope {

@@ -126,7 +126,11 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
         variants.push(kind);
     }
     if uses_display && !input.generics.params.is_empty() {
-        bounds.push(&quote!(Self), &quote!(::core::fmt::Display));
+        // Named, not `Self`: the same `where` clause also guards the `From`
+        // impls, whose `Self` is the envelope.
+        let ident = input.ident;
+        let (_, ty_generics, _) = input.generics.split_for_impl();
+        bounds.push(&quote!(#ident #ty_generics), &quote!(::core::fmt::Display));
     }
     Model {
         krate,
