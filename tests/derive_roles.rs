@@ -69,8 +69,7 @@ enum DbError {
 }
 
 fn json(err: &DbError) -> String {
-    let by_ref = err.to_envelope().to_json_string();
-    by_ref
+    err.to_envelope().to_json_string()
 }
 
 #[test]
