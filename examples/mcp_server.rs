@@ -40,42 +40,50 @@ mod catalog_error;
 
 use catalog_error::CatalogError;
 
-/// The dataset: tables, their columns with types, and row counts.
-const TABLES: &[(&str, &[(&str, &str)], u64)] = &[
-    (
-        "EMPLOYEES",
-        &[
+/// One table of the dataset.
+struct Table {
+    name: &'static str,
+    /// `(column, SQL type)`, in order.
+    columns: &'static [(&'static str, &'static str)],
+    rows: u64,
+}
+
+/// The dataset: a tiny HR schema.
+const TABLES: &[Table] = &[
+    Table {
+        name: "EMPLOYEES",
+        columns: &[
             ("EMPLOYEE_ID", "NUMBER(6)"),
             ("FIRST_NAME", "VARCHAR2(20)"),
             ("LAST_NAME", "VARCHAR2(25)"),
             ("HIRE_DATE", "DATE"),
             ("DEPARTMENT_ID", "NUMBER(4)"),
         ],
-        107,
-    ),
-    (
-        "DEPARTMENTS",
-        &[
+        rows: 107,
+    },
+    Table {
+        name: "DEPARTMENTS",
+        columns: &[
             ("DEPARTMENT_ID", "NUMBER(4)"),
             ("DEPARTMENT_NAME", "VARCHAR2(30)"),
             ("LOCATION_ID", "NUMBER(4)"),
         ],
-        27,
-    ),
-    (
-        "LOCATIONS",
-        &[("LOCATION_ID", "NUMBER(4)"), ("CITY", "VARCHAR2(30)")],
-        23,
-    ),
-    (
-        "JOB_HISTORY",
-        &[
+        rows: 27,
+    },
+    Table {
+        name: "LOCATIONS",
+        columns: &[("LOCATION_ID", "NUMBER(4)"), ("CITY", "VARCHAR2(30)")],
+        rows: 23,
+    },
+    Table {
+        name: "JOB_HISTORY",
+        columns: &[
             ("EMPLOYEE_ID", "NUMBER(6)"),
             ("START_DATE", "DATE"),
             ("END_DATE", "DATE"),
         ],
-        10,
-    ),
+        rows: 10,
+    },
 ];
 
 /// Tables whose statistics are being rebuilt: `row_count` answers `Busy`.
@@ -84,15 +92,14 @@ const REFRESHING: &[&str] = &["EMPLOYEES"];
 /// How long a caller should wait for a statistics refresh, in milliseconds.
 const REFRESH_WAIT_MS: u64 = 1500;
 
-fn table(
-    name: &str,
-) -> Result<&'static (&'static str, &'static [(&'static str, &'static str)], u64), CatalogError> {
+/// The table called `name`, or `TableNotFound` with near-miss names.
+fn table(name: &str) -> Result<&'static Table, CatalogError> {
     TABLES
         .iter()
-        .find(|(table, _, _)| *table == name)
+        .find(|table| table.name == name)
         .ok_or_else(|| CatalogError::TableNotFound {
             table: name.to_owned(),
-            candidates: envelope::fuzzy::suggest(name, TABLES.iter().map(|(t, _, _)| *t), 3),
+            candidates: envelope::fuzzy::suggest(name, TABLES.iter().map(|t| t.name), 3),
         })
 }
 
@@ -230,7 +237,7 @@ impl CatalogServer {
     #[tool]
     async fn list_tables(&self) -> Json<TableList> {
         Json(TableList {
-            tables: TABLES.iter().map(|(t, _, _)| (*t).to_owned()).collect(),
+            tables: TABLES.iter().map(|t| t.name.to_owned()).collect(),
         })
     }
 
@@ -241,10 +248,11 @@ impl CatalogServer {
         Parameters(args): Parameters<Checked<TableArgs>>,
     ) -> Result<Json<TableInfo>, CatalogError> {
         let TableArgs { table: name } = args.into_inner()?;
-        let (table, columns, _) = table(&name)?;
+        let table = table(&name)?;
         Ok(Json(TableInfo {
-            table: (*table).to_owned(),
-            columns: columns
+            table: table.name.to_owned(),
+            columns: table
+                .columns
                 .iter()
                 .map(|(name, ty)| Column {
                     name: (*name).to_owned(),
@@ -264,15 +272,19 @@ impl CatalogServer {
             table: name,
             column,
         } = args.into_inner()?;
-        let (table, columns, _) = table(&name)?;
-        let Some((_, ty)) = columns.iter().find(|(c, _)| *c == column) else {
+        let table = table(&name)?;
+        let Some((_, ty)) = table.columns.iter().find(|(c, _)| *c == column) else {
             Err(CatalogError::ColumnNotFound {
-                table: (*table).to_owned(),
-                candidates: envelope::fuzzy::suggest(&column, columns.iter().map(|(c, _)| *c), 3),
+                table: table.name.to_owned(),
+                candidates: envelope::fuzzy::suggest(
+                    &column,
+                    table.columns.iter().map(|(c, _)| *c),
+                    3,
+                ),
                 column,
             })?
         };
-        Ok(format!("{table}.{column}: {ty}"))
+        Ok(format!("{}.{column}: {ty}", table.name))
     }
 
     /// Count the rows of one table, as text, from its statistics.
@@ -282,14 +294,14 @@ impl CatalogServer {
         Parameters(args): Parameters<Checked<TableArgs>>,
     ) -> Result<String, CallToolResult> {
         let TableArgs { table: name } = args.into_inner()?;
-        let (table, _, rows) = table(&name)?;
-        if REFRESHING.contains(table) {
+        let table = table(&name)?;
+        if REFRESHING.contains(&table.name) {
             Err(CatalogError::StatsRefreshing {
-                table: (*table).to_owned(),
+                table: table.name.to_owned(),
                 retry_after_ms: REFRESH_WAIT_MS,
             })?;
         }
-        Ok(format!("{table}: {rows} rows"))
+        Ok(format!("{}: {} rows", table.name, table.rows))
     }
 }
 
