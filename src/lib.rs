@@ -10,6 +10,20 @@
 //! This crate is the facade: it re-exports the runtime types of
 //! `envelope-core` and the derive of `envelope-derive`, so one dependency is
 //! enough.
+//!
+//! # Optional features
+//!
+//! - `rmcp`: conversions into the rmcp SDK's `CallToolResult`
+//!   (`Envelope::to_call_tool_result`), and every derived type becomes an
+//!   rmcp tool error, so a tool returning `Result<Json<T>, MyError>` needs
+//!   no glue. The envelope then travels as JSON text and stays out of
+//!   `structuredContent`, which the tool's `outputSchema` describes.
+//! - `schemars`: `JsonSchema` (schemars 1.x) for [`ErrorEnvelope`],
+//!   [`ErrorClass`], [`UserErrorCategory`] and [`ToolResult`], for a tool's
+//!   `outputSchema`.
+//!
+//! [`catalog_markdown`] and [`catalog_json`] render a type's
+//! `Envelope::catalog()` for tool descriptions and docs.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
