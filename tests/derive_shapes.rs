@@ -44,9 +44,9 @@ enum Outer {
     Raw(String),
 }
 
-fn classify(raw: &String) -> ErrorEnvelope {
+fn classify(raw: &str) -> ErrorEnvelope {
     if raw.starts_with("E404") {
-        ErrorEnvelope::new(ErrorClass::ObjectNotFound, raw.as_str()).with_code("E404")
+        ErrorEnvelope::new(ErrorClass::ObjectNotFound, raw).with_code("E404")
     } else {
         ErrorEnvelope::new(ErrorClass::Internal, "upstream failure")
     }

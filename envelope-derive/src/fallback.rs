@@ -48,5 +48,9 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
                 ::core::unreachable!()
             }
         }
+
+        #p::integrations! {
+            impl [#impl_generics] for [#ident #ty_generics] [#where_clause]
+        }
     }
 }
