@@ -93,3 +93,8 @@ macro_rules! __envelope_integrations {
 macro_rules! __envelope_integrations {
     (impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*]) => {};
 }
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
