@@ -45,8 +45,38 @@ pub trait Envelope {
 
     /// The `ToolResult` for the tool call `tool_call_id`, with the envelope
     /// JSON as content (see [`ToolResult::error`]).
+    ///
+    /// For a derived type the JSON is written straight from the error's
+    /// fields: the result's two strings are its only allocations.
     fn to_tool_result(&self, tool_call_id: impl Into<String>) -> ToolResult {
-        ToolResult::error(tool_call_id, &self.to_envelope())
+        let (content, category) = crate::__private::to_json(self);
+        ToolResult {
+            tool_call_id: tool_call_id.into(),
+            content,
+            is_error: true,
+            error_category: category,
+        }
+    }
+
+    /// Appends the envelope's compact JSON to `out`, the same bytes as
+    /// `self.to_envelope().to_json_string()`. For a derived type nothing is
+    /// allocated besides `out`'s own growth.
+    fn write_json(&self, out: &mut String) {
+        self.__with_view(&mut crate::__private::Json(out));
+    }
+
+    /// The envelope's compact JSON, the same bytes as
+    /// `self.to_envelope().to_json_string()`; see [`Envelope::write_json`].
+    fn to_json_string(&self) -> String {
+        crate::__private::to_json(self).0
+    }
+
+    /// Hands a borrowed view of the envelope to `sink`. Support for the
+    /// derive, which overrides it to build the view from the error's fields
+    /// without copying them; not public API.
+    #[doc(hidden)]
+    fn __with_view(&self, sink: &mut impl crate::__private::Sink) {
+        sink.accept(&self.to_envelope().view());
     }
 
     /// The MCP `CallToolResult` JSON (see
@@ -111,6 +141,10 @@ impl Envelope for ErrorEnvelope {
         ToolResult::error(tool_call_id, self)
     }
 
+    fn __with_view(&self, sink: &mut impl crate::__private::Sink) {
+        sink.accept(&self.view());
+    }
+
     fn to_mcp_result(&self) -> Value {
         crate::render::mcp::call_tool_result(self)
     }
@@ -136,5 +170,9 @@ impl<T: Envelope + ?Sized> Envelope for Box<T> {
 
     fn to_envelope(&self) -> ErrorEnvelope {
         (**self).to_envelope()
+    }
+
+    fn __with_view(&self, sink: &mut impl crate::__private::Sink) {
+        (**self).__with_view(sink);
     }
 }

@@ -95,11 +95,6 @@ fn is_false(value: &bool) -> bool {
     !*value
 }
 
-/// The text `to_json_string` returns if serialization ever fails; valid JSON
-/// of the same shape, so a client always gets an envelope.
-const FALLBACK_JSON: &str =
-    r#"{"isError":true,"error_class":"INTERNAL","message":"error envelope failed to serialize"}"#;
-
 impl ErrorEnvelope {
     /// An envelope of `error_class` with `message`; `category` and
     /// `retryable` come from the class, everything else is empty.
@@ -220,13 +215,13 @@ impl ErrorEnvelope {
     }
 
     /// The envelope as compact JSON text, written straight from the struct
-    /// (no intermediate [`Value`]).
+    /// (no intermediate [`Value`]) by its [`view`](ErrorEnvelope::view):
+    /// the same bytes as `serde_json::to_string(self)`, with one allocation.
     ///
-    /// Never panics; on the (unreachable in practice) serialization failure it
-    /// returns the same fixed `INTERNAL` envelope as [`ErrorEnvelope::to_json`].
+    /// Never panics: every field is a string, a number or a JSON value.
     #[must_use]
     pub fn to_json_string(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| FALLBACK_JSON.to_owned())
+        self.view().to_json_string()
     }
 
     /// The seed's `ToolResult` for the call `tool_call_id`, whose `content`

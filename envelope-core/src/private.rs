@@ -8,9 +8,10 @@
 //! on a field of the wrong type is reported at that field.
 
 use std::borrow::Cow;
-use std::fmt::Display;
+use std::fmt::{self, Display};
 use std::time::Duration;
 
+pub use core::format_args;
 pub use core::option::Option::{self, None, Some};
 pub use std::format;
 pub use std::string::String;
@@ -23,6 +24,8 @@ pub use crate::category::UserErrorCategory;
 pub use crate::class::ErrorClass;
 pub use crate::convert::Envelope;
 pub use crate::envelope::ErrorEnvelope;
+use crate::view::Details;
+pub use crate::view::{Detail, EnvelopeView, StrList, Text, ToValue};
 
 /// A new envelope with the derive's fixed parts; `code` is always static.
 #[inline]
@@ -39,11 +42,20 @@ pub fn new(
     envelope
 }
 
-/// The `Display` text of an error, for variants without a `message`.
+/// The error itself, as the argument of a `"{}"` template: variants
+/// without a `message` show their `Display` text. (A function, so a missing
+/// `Display` impl is reported once, here.)
 #[inline]
 #[must_use]
-pub fn display<T: ?Sized + Display>(value: &T) -> String {
-    value.to_string()
+pub fn display<T: Display>(value: &T) -> &dyn Display {
+    value
+}
+
+/// A template rendered into a string allocated once, at its final length.
+#[inline]
+#[must_use]
+pub fn render(args: fmt::Arguments<'_>) -> String {
+    crate::view::render(args)
 }
 
 /// The generic text of a server-owned class without a `message`.
@@ -73,24 +85,6 @@ pub fn steps<const N: usize>(steps: [String; N]) -> Vec<String> {
     Vec::from(steps)
 }
 
-fn strings_ref<I>(items: I) -> impl Iterator<Item = String>
-where
-    I: IntoIterator,
-    I::Item: AsRef<str>,
-{
-    items.into_iter().map(|s| String::from(s.as_ref()))
-}
-
-/// `fuzzy_matches` from a borrowed iterable (`&Vec<String>`, `&[&str; 2]`,
-/// `&BTreeSet<String>`): copies the strings.
-pub fn set_fuzzy_ref<I>(envelope: &mut ErrorEnvelope, items: I)
-where
-    I: IntoIterator,
-    I::Item: AsRef<str>,
-{
-    envelope.fuzzy_matches = strings_ref(items).collect();
-}
-
 /// `fuzzy_matches` from an owned iterable. A `Vec<String>` keeps its heap
 /// buffer: the identity map is collected in place, without copying.
 pub fn set_fuzzy_owned<I>(envelope: &mut ErrorEnvelope, items: I)
@@ -117,15 +111,6 @@ where
     }
 }
 
-/// Appends copies of the `next_steps` field after the template steps.
-pub fn append_ref<I>(envelope: &mut ErrorEnvelope, items: I)
-where
-    I: IntoIterator,
-    I::Item: AsRef<str>,
-{
-    envelope.next_steps.extend(strings_ref(items));
-}
-
 /// A `suggested_tool` field: when it holds a tool, it replaces the static one.
 #[inline]
 pub fn set_tool<T: ToolField>(envelope: &mut ErrorEnvelope, value: T) {
@@ -134,29 +119,254 @@ pub fn set_tool<T: ToolField>(envelope: &mut ErrorEnvelope, value: T) {
     }
 }
 
-/// A `retry_after_ms` / `retry_after` field: when set, it replaces the
-/// static hint.
+/// A `suggested_tool` field, borrowed: the tool name it holds, if any.
 #[inline]
-pub fn set_retry<T: RetryField>(envelope: &mut ErrorEnvelope, value: T) {
-    if let Some(ms) = value.into_retry_ms() {
-        envelope.retry_after_ms = Some(ms);
+#[must_use]
+pub fn tool_ref<T: ?Sized + ToolField>(value: &T) -> Option<&str> {
+    value.tool_str()
+}
+
+/// A `retry_after_ms` / `retry_after` field's wait in milliseconds. Both
+/// conversions call this with `&field`, so a field of the wrong type gets
+/// one error, not one per method.
+#[inline]
+#[must_use]
+pub fn retry_ms<T: RetryField>(value: T) -> Option<u64> {
+    value.into_retry_ms()
+}
+
+/// An `ora_code` field's code; called like [`retry_ms`].
+#[inline]
+#[must_use]
+pub fn ora_code<T: OraField>(value: T) -> Option<i32> {
+    value.into_ora_code()
+}
+
+/// Sets the retry hint when a field holds one, replacing the static hint.
+#[inline]
+pub fn set_retry(envelope: &mut ErrorEnvelope, ms: Option<u64>) {
+    if ms.is_some() {
+        envelope.retry_after_ms = ms;
     }
 }
 
-/// An `ora_code` field: when set, it replaces the static code.
+/// Sets the backend code when a field holds one, replacing the static code.
 #[inline]
-pub fn set_ora_code<T: OraField>(envelope: &mut ErrorEnvelope, value: T) {
-    if let Some(code) = value.into_ora_code() {
-        envelope.ora_code = Some(code);
+pub fn set_ora_code(envelope: &mut ErrorEnvelope, code: Option<i32>) {
+    if code.is_some() {
+        envelope.ora_code = code;
     }
+}
+
+/// One `detail` field, borrowed, under its key. Both conversions call this
+/// with the field's own type, so a field that is not `Serialize` gets one
+/// error.
+#[inline]
+#[must_use]
+pub fn detail<'a, T: Serialize>(key: &'static str, value: &'a T) -> Detail<'a> {
+    Detail { key, value }
 }
 
 /// Inserts one `detail` field into the envelope's `details` map. A value
 /// that fails to serialize (a map with non-string keys) is stored as `null`
 /// rather than dropping the envelope.
-pub fn detail<T: ?Sized + Serialize>(envelope: &mut ErrorEnvelope, key: &'static str, value: &T) {
-    let value = serde_json::to_value(value).unwrap_or(serde_json::Value::Null);
-    envelope.details.insert(String::from(key), value);
+pub fn set_detail(envelope: &mut ErrorEnvelope, detail: Detail<'_>) {
+    envelope
+        .details
+        .insert(String::from(detail.key), detail.value.to_value());
+}
+
+/// What receives the [`EnvelopeView`] an error builds in
+/// `Envelope::__with_view`: the owned envelope, or JSON text.
+pub trait Sink {
+    /// Takes the view; it borrows the error, so it lives only for this call.
+    fn accept(&mut self, view: &EnvelopeView<'_>);
+}
+
+/// Keeps the owned copy of the view.
+struct Owned(Option<ErrorEnvelope>);
+
+impl Sink for Owned {
+    #[inline]
+    fn accept(&mut self, view: &EnvelopeView<'_>) {
+        self.0 = Some(view.to_envelope());
+    }
+}
+
+/// Appends the view's JSON to a string.
+pub(crate) struct Json<'s>(pub(crate) &'s mut String);
+
+impl Sink for Json<'_> {
+    #[inline]
+    fn accept(&mut self, view: &EnvelopeView<'_>) {
+        view.write_json(self.0);
+    }
+}
+
+/// The derived `to_envelope`: the error's view, copied into an envelope.
+#[must_use]
+pub fn to_envelope<E: ?Sized + Envelope>(error: &E) -> ErrorEnvelope {
+    let mut sink = Owned(None);
+    error.__with_view(&mut sink);
+    // Unreachable for derived impls, which hand every variant's view over.
+    sink.0.unwrap_or_else(|| {
+        ErrorEnvelope::new(ErrorClass::Internal, ErrorClass::Internal.generic_message())
+    })
+}
+
+/// Keeps the view's JSON, allocated once, and its category.
+#[derive(Default)]
+struct JsonString {
+    json: String,
+    category: Option<UserErrorCategory>,
+}
+
+impl Sink for JsonString {
+    #[inline]
+    fn accept(&mut self, view: &EnvelopeView<'_>) {
+        self.json = view.to_json_string();
+        self.category = Some(view.effective_category());
+    }
+}
+
+/// The JSON and category of an error, for the provided `Envelope` methods.
+pub(crate) fn to_json<E: ?Sized + Envelope>(error: &E) -> (String, Option<UserErrorCategory>) {
+    let mut sink = JsonString::default();
+    error.__with_view(&mut sink);
+    (sink.json, sink.category)
+}
+
+/// Hands an owned envelope (a `with = fn` variant's) to `sink`.
+#[inline]
+pub fn accept_owned(sink: &mut impl Sink, envelope: &ErrorEnvelope) {
+    sink.accept(&envelope.view());
+}
+
+/// A view under construction: the derive starts it with [`view`], chains
+/// the variant's parts and hands it to the sink with [`View::accept`].
+#[derive(Clone, Copy)]
+pub struct View<'a>(EnvelopeView<'a>);
+
+/// A new view with the derive's fixed parts; `code` is always static.
+#[inline]
+#[must_use]
+pub fn view<'a>(
+    class: ErrorClass,
+    category: UserErrorCategory,
+    code: &'static str,
+    message: Text<'a>,
+) -> View<'a> {
+    View(EnvelopeView::derived(class, category, code, message))
+}
+
+impl<'a> View<'a> {
+    /// A static or field tool; a field's `None` keeps the earlier one.
+    #[inline]
+    #[must_use]
+    pub fn tool(mut self, tool: Option<&'a str>) -> Self {
+        if tool.is_some() {
+            self.0.suggested_tool = tool;
+        }
+        self
+    }
+
+    /// A static or field backend code; `None` keeps the earlier one.
+    #[inline]
+    #[must_use]
+    pub fn ora_code(mut self, code: Option<i32>) -> Self {
+        if code.is_some() {
+            self.0.ora_code = code;
+        }
+        self
+    }
+
+    /// A static or field retry hint; `None` keeps the earlier one.
+    #[inline]
+    #[must_use]
+    pub fn retry(mut self, ms: Option<u64>) -> Self {
+        if ms.is_some() {
+            self.0.retry_after_ms = ms;
+        }
+        self
+    }
+
+    /// The static help URL.
+    #[inline]
+    #[must_use]
+    pub fn help_url(mut self, url: &'a str) -> Self {
+        self.0.help_url = Some(url);
+        self
+    }
+
+    /// The `next_step` templates.
+    #[inline]
+    #[must_use]
+    pub fn steps(mut self, steps: &'a [fmt::Arguments<'a>]) -> Self {
+        self.0.steps = steps;
+        self
+    }
+
+    /// The `next_steps` field, after the templates.
+    #[inline]
+    #[must_use]
+    pub fn more_steps(mut self, list: &'a dyn StrList) -> Self {
+        self.0.more_steps = Some(list);
+        self
+    }
+
+    /// The `fuzzy_matches` field.
+    #[inline]
+    #[must_use]
+    pub fn fuzzy(mut self, list: &'a dyn StrList) -> Self {
+        self.0.fuzzy_matches = Some(list);
+        self
+    }
+
+    /// The `detail` fields.
+    #[inline]
+    #[must_use]
+    pub fn details(mut self, details: &'a [Detail<'a>]) -> Self {
+        self.0.details = Details::Fields(details);
+        self
+    }
+
+    /// Hands the finished view to `sink`.
+    #[inline]
+    pub fn accept(self, sink: &mut impl Sink) {
+        sink.accept(&self.0);
+    }
+}
+
+/// A borrowed `fuzzy_matches` / `next_steps` field, as a [`StrList`].
+#[inline]
+#[must_use]
+pub fn list<'a, I>(items: &'a I) -> List<'a, I>
+where
+    I: ?Sized,
+    &'a I: IntoIterator,
+    <&'a I as IntoIterator>::Item: AsRef<str>,
+{
+    List(items)
+}
+
+/// See [`list`].
+pub struct List<'a, I: ?Sized>(&'a I);
+
+impl<'a, I> StrList for List<'a, I>
+where
+    I: ?Sized,
+    &'a I: IntoIterator,
+    <&'a I as IntoIterator>::Item: AsRef<str>,
+{
+    fn for_each_str(&self, f: &mut dyn FnMut(&str)) {
+        for item in self.0 {
+            f(item.as_ref());
+        }
+    }
+
+    fn len_hint(&self) -> usize {
+        self.0.into_iter().size_hint().0
+    }
 }
 
 /// A field usable with the `suggested_tool` role.
@@ -168,6 +378,8 @@ pub fn detail<T: ?Sized + Serialize>(envelope: &mut ErrorEnvelope, key: &'static
 pub trait ToolField {
     /// The tool name, if any.
     fn into_tool(self) -> Option<String>;
+    /// The tool name, borrowed, if any.
+    fn tool_str(&self) -> Option<&str>;
 }
 
 /// A field usable with the `retry_after_ms` role (milliseconds) or the
@@ -207,20 +419,40 @@ macro_rules! impl_field {
     };
 }
 
-impl_field!(ToolField::into_tool -> String {
-    String => |v| Some(v);
-    &String => |v| Some(v.clone());
-    &str => |v| Some(String::from(v));
-    &&str => |v| Some(String::from(*v));
-    Cow<'_, str> => |v| Some(v.into_owned());
-    &Cow<'_, str> => |v| Some(String::from(v.as_ref()));
-    Box<str> => |v| Some(String::from(v));
-    &Box<str> => |v| Some(String::from(&**v));
-    Option<String> => |v| v;
-    &Option<String> => |v| v.clone();
-    Option<&str> => |v| v.map(String::from);
-    &Option<&str> => |v| v.map(String::from);
-});
+macro_rules! impl_tool {
+    ($($ty:ty => |$v:ident| $into:expr, |$r:ident| $as_str:expr;)*) => {
+        $(
+            impl ToolField for $ty {
+                #[inline]
+                fn into_tool(self) -> Option<String> {
+                    let $v = self;
+                    $into
+                }
+
+                #[inline]
+                fn tool_str(&self) -> Option<&str> {
+                    let $r = self;
+                    $as_str
+                }
+            }
+        )*
+    };
+}
+
+impl_tool! {
+    String => |v| Some(v), |r| Some(r);
+    &String => |v| Some(v.clone()), |r| Some(r);
+    &str => |v| Some(String::from(v)), |r| Some(r);
+    &&str => |v| Some(String::from(*v)), |r| Some(r);
+    Cow<'_, str> => |v| Some(v.into_owned()), |r| Some(r);
+    &Cow<'_, str> => |v| Some(String::from(v.as_ref())), |r| Some(r);
+    Box<str> => |v| Some(String::from(v)), |r| Some(r);
+    &Box<str> => |v| Some(String::from(&**v)), |r| Some(r);
+    Option<String> => |v| v, |r| r.as_deref();
+    &Option<String> => |v| v.clone(), |r| r.as_deref();
+    Option<&str> => |v| v.map(String::from), |r| *r;
+    &Option<&str> => |v| v.map(String::from), |r| **r;
+}
 
 impl_field!(RetryField::into_retry_ms -> u64 {
     u64 => |v| Some(v);

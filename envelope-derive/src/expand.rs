@@ -43,12 +43,12 @@ fn impls(model: &Model) -> TokenStream {
             let class = class_path(&p, plain);
             (pattern(input, variant, &[]), quote!(#class))
         }
-        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(error_class)),
+        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(error_class), None),
         Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(error_class))),
     });
     let user_category = dispatch(&pairs, is_empty, |variant, kind| match kind {
         Kind::Plain(plain) => (pattern(input, variant, &[]), category(&p, plain)),
-        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(user_category)),
+        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(user_category), None),
         Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(user_category))),
     });
     let code = dispatch(&pairs, is_empty, |variant, kind| match kind {
@@ -56,26 +56,34 @@ fn impls(model: &Model) -> TokenStream {
             let code = &plain.code;
             (pattern(input, variant, &[]), quote!(#p::Some(#code)))
         }
-        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(code)),
+        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(code), None),
         Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(code))),
     });
-    let to_envelope = dispatch(&pairs, is_empty, |variant, kind| match kind {
-        Kind::Plain(plain) => build(&p, input, variant, plain, false),
-        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(to_envelope)),
-        Kind::With(i, path) => with(&p, input, variant, *i, path, None),
+    let sink = Ident::new("sink", Span::mixed_site());
+    let with_view = dispatch(&pairs, is_empty, |variant, kind| match kind {
+        Kind::Plain(plain) => view(&p, input, variant, plain, &sink),
+        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(__with_view), Some(&sink)),
+        Kind::With(i, path) => {
+            let (pat, built) = with(&p, input, variant, *i, path, None);
+            (pat, quote!(#p::accept_owned(#sink, &#built)))
+        }
     });
     let into_envelope = {
         let arms = pairs.iter().map(|(variant, kind)| {
             let cfgs = &variant.cfgs;
             let (pat, body) = match kind {
-                // `Display` needs the whole value, which the moves below would
-                // break up; these variants take the borrowing path.
-                Kind::Plain(plain) if matches!(plain.message, Message::Display) => (
+                // Only list and tool fields can move into the envelope; every
+                // other variant takes the borrowing path, which allocates the
+                // same strings. (`Display` also needs the whole value, which
+                // moves would break up.)
+                Kind::Plain(plain) if moves(plain) => build(&p, input, variant, plain),
+                Kind::Plain(_) => (
                     pattern(input, variant, &[]),
                     quote!(<Self as #p::Envelope>::to_envelope(&self)),
                 ),
-                Kind::Plain(plain) => build(&p, input, variant, plain, true),
-                Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(into_envelope)),
+                Kind::Transparent(i) => {
+                    delegate(&p, input, variant, *i, quote!(into_envelope), None)
+                }
                 Kind::With(i, path) => {
                     let (pat, body) = with(&p, input, variant, *i, path, None);
                     let binding = &variant.fields[*i].binding;
@@ -112,7 +120,11 @@ fn impls(model: &Model) -> TokenStream {
             }
 
             fn to_envelope(&self) -> #p::ErrorEnvelope {
-                #to_envelope
+                #p::to_envelope(self)
+            }
+
+            fn __with_view(&self, #sink: &mut impl #p::Sink) {
+                #with_view
             }
 
             fn into_envelope(self) -> #p::ErrorEnvelope {
@@ -189,11 +201,13 @@ fn delegate(
     variant: &Variant,
     index: usize,
     method: TokenStream,
+    sink: Option<&Ident>,
 ) -> (TokenStream, TokenStream) {
     let field = &variant.fields[index];
     let ty = field.ty;
     let binding = &field.binding;
-    let body = quote_spanned!(ty.span()=> <#ty as #p::Envelope>::#method(#binding));
+    let sink = sink.map(|sink| quote!(, #sink));
+    let body = quote_spanned!(ty.span()=> <#ty as #p::Envelope>::#method(#binding #sink));
     (pattern(input, variant, &[index]), body)
 }
 
@@ -234,14 +248,110 @@ fn category(p: &TokenStream, plain: &Plain) -> TokenStream {
     }
 }
 
-/// The arm building a plain variant's envelope. With `owned`, fields are
-/// bound by value and list or string roles move into the envelope.
+/// Whether `into_envelope` can move a field of this variant into the
+/// envelope instead of copying it: a list or tool field, and a message that
+/// does not need the whole value.
+fn moves(plain: &Plain) -> bool {
+    let roles = &plain.roles;
+    !matches!(plain.message, Message::Display)
+        && (roles.fuzzy_matches.is_some()
+            || roles.next_steps.is_some()
+            || roles.suggested_tool.is_some())
+}
+
+/// The `__with_view` arm of a plain variant: one expression that builds the
+/// borrowed view from the fields (templates stay `format_args!`, lists stay
+/// the field's collection) and hands it to the sink.
+fn view(
+    p: &TokenStream,
+    input: &Input,
+    variant: &Variant,
+    plain: &Plain,
+    sink: &Ident,
+) -> (TokenStream, TokenStream) {
+    let bound: Vec<usize> = (0..variant.fields.len())
+        .filter(|&i| variant.fields[i].is_bound(plain, i))
+        .collect();
+    let class = class_path(p, plain);
+    let category = category(p, plain);
+    let code = &plain.code;
+    let message = match &plain.message {
+        Message::Template(rendered) => match format_args(p, variant, rendered, false) {
+            Template::Args(args) => quote!(#p::Text::Fmt(#args)),
+            Template::Literal(text) => quote!(#p::Text::Str(#text)),
+        },
+        Message::Display => quote!(#p::Text::Fmt(#p::format_args!("{}", #p::display(self)))),
+        Message::Generic => quote!(#p::Text::Str(#class.generic_message())),
+    };
+    let mut chain = Vec::new();
+    if let Some(tool) = &plain.tool {
+        chain.push(quote!(.tool(#p::Some(#tool))));
+    }
+    if let Some(code) = plain.ora_code {
+        chain.push(quote!(.ora_code(#p::Some(#code))));
+    }
+    if let Some(ms) = plain.retry_after_ms {
+        chain.push(quote!(.retry(#p::Some(#ms))));
+    }
+    if let Some(url) = &plain.help_url {
+        chain.push(quote!(.help_url(#url)));
+    }
+    if !plain.next_steps.is_empty() {
+        let steps = plain
+            .next_steps
+            .iter()
+            .map(|r| match format_args(p, variant, r, false) {
+                Template::Args(args) => args,
+                Template::Literal(text) => {
+                    let escaped = text.value().replace('{', "{{").replace('}', "}}");
+                    let escaped = LitStr::new(&escaped, text.span());
+                    quote!(#p::format_args!(#escaped))
+                }
+            });
+        chain.push(quote!(.steps(&[#(#steps),*])));
+    }
+    let roles = &plain.roles;
+    if !roles.details.is_empty() {
+        let details = roles.details.iter().map(|(key, index)| {
+            let field = &variant.fields[*index];
+            let binding = &field.binding;
+            quote_spanned!(field.ty.span()=> #p::detail(#key, #binding))
+        });
+        chain.push(quote!(.details(&[#(#details),*])));
+    }
+    let role = |index: Option<usize>, method: &str, wrap: &str| {
+        index.map(|i| {
+            let field = &variant.fields[i];
+            let binding = &field.binding;
+            let method = format_ident!("{}", method);
+            let wrap = format_ident!("{}", wrap);
+            let arg = quote_spanned!(field.ty.span()=> #p::#wrap(#binding));
+            if method == "fuzzy" || method == "more_steps" {
+                quote!(.#method(&#arg))
+            } else {
+                quote!(.#method(#arg))
+            }
+        })
+    };
+    chain.extend(role(roles.fuzzy_matches, "fuzzy", "list"));
+    chain.extend(role(roles.next_steps, "more_steps", "list"));
+    chain.extend(role(roles.suggested_tool, "tool", "tool_ref"));
+    chain.extend(role(roles.retry, "retry", "retry_ms"));
+    chain.extend(role(roles.ora_code, "ora_code", "ora_code"));
+
+    let body = quote! {
+        #p::view(#class, #category, #code, #message) #(#chain)* .accept(#sink)
+    };
+    (pattern(input, variant, &bound), body)
+}
+
+/// The `into_envelope` arm of a plain variant that has a field to move:
+/// fields are bound by value and list or tool fields move into the envelope.
 fn build(
     p: &TokenStream,
     input: &Input,
     variant: &Variant,
     plain: &Plain,
-    owned: bool,
 ) -> (TokenStream, TokenStream) {
     let bound: Vec<usize> = (0..variant.fields.len())
         .filter(|&i| variant.fields[i].is_bound(plain, i))
@@ -250,10 +360,16 @@ fn build(
     let class = class_path(p, plain);
     let category = category(p, plain);
     let code = &plain.code;
+    // `&field`: the same argument types as the borrowing path, so a field
+    // that is not `Display` gets one error, not two.
+    let owned = |rendered: &Rendered| match format_args(p, variant, rendered, true) {
+        Template::Args(args) => quote!(#p::render(#args)),
+        Template::Literal(text) => quote!(#p::text(#text)),
+    };
     let message = match &plain.message {
-        Message::Template(rendered) => template(p, variant, rendered),
-        Message::Display => quote!(#p::display(self)),
-        Message::Generic => quote!(#p::generic(#class)),
+        Message::Template(rendered) => owned(rendered),
+        // `moves` leaves `Display` variants to the borrowing path.
+        Message::Display | Message::Generic => quote!(#p::generic(#class)),
     };
     let mut steps = Vec::new();
     if let Some(tool) = &plain.tool {
@@ -269,42 +385,43 @@ fn build(
         steps.push(quote!(#env.help_url = #p::Some(#p::text(#url));));
     }
     if !plain.next_steps.is_empty() {
-        let items = plain.next_steps.iter().map(|r| template(p, variant, r));
+        let items = plain.next_steps.iter().map(owned);
         steps.push(quote!(#env.next_steps = #p::steps([#(#items),*]);));
     }
-    // Borrowing uses come first, then the moves.
+    // Borrowing uses come first, then the moves. Detail and number roles
+    // call the same helpers with the same types as `__with_view`, so a field
+    // of the wrong type gets one error instead of one per method.
     for (key, index) in &plain.roles.details {
         let field = &variant.fields[*index];
         let binding = &field.binding;
-        steps.push(quote_spanned!(field.ty.span()=> #p::detail(&mut #env, #key, &#binding);));
+        steps.push(quote_spanned!(field.ty.span()=>
+            #p::set_detail(&mut #env, #p::detail(#key, &#binding));
+        ));
     }
     let roles = &plain.roles;
-    // Number roles take `&field` in both methods, so a field of the wrong
-    // type gets one error instead of one per method.
-    let role = |index: Option<usize>, owned_fn: &str, ref_fn: &str, by_ref: bool| {
+    let role = |index: Option<usize>, helper: &str| {
         index.map(|i| {
             let field = &variant.fields[i];
             let binding = &field.binding;
-            let helper = format_ident!("{}", if owned { owned_fn } else { ref_fn });
-            let arg = if owned && by_ref {
-                quote_spanned!(field.ty.span()=> &#binding)
-            } else {
-                quote!(#binding)
-            };
-            quote_spanned!(field.ty.span()=> #p::#helper(&mut #env, #arg);)
+            let helper = format_ident!("{}", helper);
+            quote_spanned!(field.ty.span()=> #p::#helper(&mut #env, #binding);)
         })
     };
-    let fuzzy = role(
-        roles.fuzzy_matches,
-        "set_fuzzy_owned",
-        "set_fuzzy_ref",
-        false,
-    );
-    steps.extend(fuzzy);
-    steps.extend(role(roles.next_steps, "append_owned", "append_ref", false));
-    steps.extend(role(roles.suggested_tool, "set_tool", "set_tool", false));
-    steps.extend(role(roles.retry, "set_retry", "set_retry", true));
-    steps.extend(role(roles.ora_code, "set_ora_code", "set_ora_code", true));
+    let number = |index: Option<usize>, setter: &str, getter: &str| {
+        index.map(|i| {
+            let field = &variant.fields[i];
+            let binding = &field.binding;
+            let setter = format_ident!("{}", setter);
+            let getter = format_ident!("{}", getter);
+            let value = quote_spanned!(field.ty.span()=> #p::#getter(&#binding));
+            quote!(#p::#setter(&mut #env, #value);)
+        })
+    };
+    steps.extend(role(roles.fuzzy_matches, "set_fuzzy_owned"));
+    steps.extend(role(roles.next_steps, "append_owned"));
+    steps.extend(role(roles.suggested_tool, "set_tool"));
+    steps.extend(number(roles.retry, "set_retry", "retry_ms"));
+    steps.extend(number(roles.ora_code, "set_ora_code", "ora_code"));
 
     let body = quote!({
         let mut #env = #p::new(#class, #category, #code, #message);
@@ -314,10 +431,17 @@ fn build(
     (pattern(input, variant, &bound), body)
 }
 
-/// A template as one `format!` call, or a plain string when it has no
+/// A template, compiled: a `format_args!` call, or the plain text when it
+/// has no placeholders.
+enum Template {
+    Args(TokenStream),
+    Literal(LitStr),
+}
+
+/// A template as one `format_args!` call, or a plain string when it has no
 /// placeholders. Placeholders become positional arguments, so raw field
 /// names (`r#type`) and tuple indices need no special casing.
-fn template(p: &TokenStream, variant: &Variant, rendered: &Rendered) -> TokenStream {
+fn format_args(p: &TokenStream, variant: &Variant, rendered: &Rendered, borrow: bool) -> Template {
     let lit = &rendered.template.lit;
     let mut format = String::new();
     let mut args: Vec<usize> = Vec::new();
@@ -352,12 +476,18 @@ fn template(p: &TokenStream, variant: &Variant, rendered: &Rendered) -> TokenStr
                 Piece::Arg { .. } => "",
             })
             .collect();
-        let text = LitStr::new(&text, lit.span());
-        return quote!(#p::text(#text));
+        return Template::Literal(LitStr::new(&text, lit.span()));
     }
     let format = LitStr::new(&format, lit.span());
-    let args = args.iter().map(|&i| &variant.fields[i].binding);
-    quote!(#p::format!(#format, #(#args),*))
+    let args = args.iter().map(|&i| {
+        let binding = &variant.fields[i].binding;
+        if borrow {
+            quote_spanned!(binding.span()=> &#binding)
+        } else {
+            quote!(#binding)
+        }
+    });
+    Template::Args(quote!(#p::format_args!(#format, #(#args),*)))
 }
 
 /// The `VariantSpec` constant for one variant.

@@ -158,7 +158,7 @@ fn expands_outside_the_compiler() {
         "{tokens}"
     );
     assert!(
-        tokens.contains(":: envelope :: __private :: format ! (\"no {0}\""),
+        tokens.contains(":: envelope :: __private :: format_args ! (\"no {0}\" , field_0)"),
         "{tokens}"
     );
 

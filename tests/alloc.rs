@@ -1,0 +1,194 @@
+//! Allocation counts of the derived code, with a counting global allocator:
+//! the accessors never allocate, `into_envelope` allocates each string it
+//! renders exactly once and keeps a moved `Vec`'s buffer, and the borrowed
+//! view writes JSON with no allocation besides the output.
+//!
+//! Counting is per thread, so tests running in parallel do not see each
+//! other's allocations.
+
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use common::{DbError, object_not_found, samples};
+use envelope::{Envelope, ErrorEnvelope};
+
+struct Counting;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static COUNT: Cell<usize> = const { Cell::new(0) };
+}
+
+fn note() {
+    // `try_with`: the thread-locals may already be gone while a thread exits.
+    let _ = COUNTING.try_with(|on| {
+        if on.get() {
+            let _ = COUNT.try_with(|count| count.set(count.get() + 1));
+        }
+    });
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the
+// counter only touches const-initialized thread-locals, which never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note();
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note();
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // A reallocation is an allocation too: growing a string counts.
+        note();
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs `f` and returns its result with the allocations it made; the result
+/// is dropped by the caller, outside the count.
+fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    COUNT.with(|count| count.set(0));
+    COUNTING.with(|on| on.set(true));
+    let result = f();
+    COUNTING.with(|on| on.set(false));
+    (result, COUNT.with(Cell::get))
+}
+
+#[test]
+fn the_counter_counts() {
+    let (s, n) = allocations(|| String::from("x"));
+    assert_eq!((s.as_str(), n), ("x", 1));
+    let (_, n) = allocations(|| ());
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn accessors_never_allocate() {
+    let errors = samples();
+    let ((), n) = allocations(|| {
+        for error in &errors {
+            std::hint::black_box(error.error_class());
+            std::hint::black_box(error.user_category());
+            std::hint::black_box(error.code());
+            std::hint::black_box(DbError::catalog());
+        }
+    });
+    assert_eq!(n, 0);
+}
+
+/// Allocations of `into_envelope` per variant, in `samples()` order: one
+/// per rendered string (message, static tool, help URL, each next step)
+/// plus one for a non-empty `next_steps` vector; moved fuzzy matches cost
+/// nothing.
+const INTO_ENVELOPE: [usize; 12] = [
+    4, // ObjectNotFound: message, tool, step, steps vector; fuzzy moved
+    2, // ColumnNotFound: message, tool; fuzzy moved
+    3, // Syntax: message, step, steps vector
+    4, // InvalidArgument: message, two steps, steps vector
+    1, // AlreadyExists: message from Display
+    3, // LeaseRequired: message, step, steps vector
+    2, // Login: message, tool
+    1, // Privilege: message
+    3, // Busy: generic message, step, steps vector
+    3, // Timeout: message, step, steps vector
+    1, // Connection: generic message
+    2, // Internal: generic message, help URL
+];
+
+#[test]
+fn into_envelope_allocates_each_rendered_string_once() {
+    for (error, expected) in samples().into_iter().zip(INTO_ENVELOPE) {
+        let name = format!("{error:?}");
+        let (envelope, n) = allocations(|| error.into_envelope());
+        assert_eq!(n, expected, "{name}");
+        // Every string is allocated at its final length, once.
+        assert_eq!(
+            envelope.message.capacity(),
+            envelope.message.len(),
+            "{name}"
+        );
+        for step in &envelope.next_steps {
+            assert_eq!(step.capacity(), step.len(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn into_envelope_reuses_the_moved_vec() {
+    let error = object_not_found();
+    let DbError::ObjectNotFound { candidates, .. } = &error else {
+        unreachable!()
+    };
+    let buffer = candidates.as_ptr();
+    let first = candidates[0].as_ptr();
+    let (envelope, n) = allocations(|| error.into_envelope());
+    assert_eq!(n, 4);
+    assert_eq!(envelope.fuzzy_matches, ["EMPLOYEES", "EMPLOYEE"]);
+    assert_eq!(envelope.fuzzy_matches.as_ptr(), buffer);
+    assert_eq!(envelope.fuzzy_matches[0].as_ptr(), first);
+}
+
+#[test]
+fn to_envelope_copies_each_string_once() {
+    let error = object_not_found();
+    // message, tool, fuzzy vector and its two strings, step, steps vector
+    let (envelope, n) = allocations(|| error.to_envelope());
+    assert_eq!(n, 7);
+    assert_eq!(envelope.fuzzy_matches.capacity(), 2);
+    let hand = error.hand_to_envelope();
+    assert_eq!(envelope, hand);
+}
+
+#[test]
+fn tool_results_allocate_only_their_two_strings() {
+    for error in samples() {
+        let name = format!("{error:?}");
+        let (result, n) = allocations(|| error.to_tool_result("call_42"));
+        assert_eq!(n, 2, "{name}");
+        assert_eq!(result.content.capacity(), result.content.len(), "{name}");
+    }
+}
+
+#[test]
+fn json_is_written_without_allocating() {
+    let errors = samples();
+    let mut out = String::with_capacity(8 * 1024);
+    let ((), n) = allocations(|| {
+        for error in &errors {
+            error.write_json(&mut out);
+        }
+    });
+    assert_eq!(n, 0);
+    assert!(out.starts_with(r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND""#));
+    let (json, n) = allocations(|| Envelope::to_json_string(&errors[0]));
+    assert_eq!(n, 1);
+    assert_eq!(
+        json,
+        serde_json::to_string(&errors[0].to_envelope()).unwrap()
+    );
+}
+
+#[test]
+fn an_envelope_renders_its_json_in_one_allocation() {
+    let envelope: ErrorEnvelope = object_not_found().into();
+    let (json, n) = allocations(|| envelope.to_json_string());
+    assert_eq!(n, 1);
+    assert_eq!(json, serde_json::to_string(&envelope).unwrap());
+    let (result, n) = allocations(|| envelope.to_tool_result("call_42"));
+    assert_eq!(n, 2);
+    assert_eq!(result.content, json);
+}
