@@ -136,21 +136,11 @@ fn is_envelope(attr: &Attribute) -> bool {
 pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
     let errors_before = cx.len();
     let mut out = ItemAttrs::default();
-    for attr in attrs.iter().filter(|a| is_envelope(a)) {
-        if let Err(err) = check_list(attr) {
-            cx.push(err);
-            continue;
-        }
-        let result = attr.parse_nested_meta(|meta| {
-            let Some(ident) = meta.path.get_ident() else {
-                cx.push(syn::Error::new_spanned(
-                    &meta.path,
-                    "expected an attribute name such as `class`, not a path",
-                ));
-                return skip_value(&meta.input);
-            };
-            let key = ident.to_string();
-            let span = ident.span();
+    each_key(
+        cx,
+        attrs,
+        "an attribute name such as `class`",
+        |meta, key, span| {
             let Some(&(name, on_enum, on_struct, on_variant)) =
                 ITEM_KEYS.iter().find(|(k, ..)| *k == key)
             else {
@@ -178,13 +168,15 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
             let input = meta.input;
             match name {
                 "crate" => {
-                    let lit = string_value(&meta, "crate = \"::envelope\"")?;
+                    let lit = string_value(meta, "crate = \"::envelope\"")?;
                     out.krate = Some(lit.parse()?);
                 }
-                "class" => out.class = name_value(cx, &meta, "class", CLASSES)?,
-                "category" => out.category = name_value(cx, &meta, "category", CATEGORIES)?,
-                "message" => out.message = Some(string_value(&meta, "message = \"...\"")?),
-                "next_step" => out.next_steps.push(string_value(&meta, "next_step = \"...\"")?),
+                "class" => out.class = name_value(cx, meta, "class", CLASSES)?,
+                "category" => out.category = name_value(cx, meta, "category", CATEGORIES)?,
+                "message" => out.message = Some(string_value(meta, "message = \"...\"")?),
+                "next_step" => out
+                    .next_steps
+                    .push(string_value(meta, "next_step = \"...\"")?),
                 "suggested_tool" => {
                     if !input.peek(Token![=]) {
                         return Err(meta.error(
@@ -241,7 +233,7 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                     })?;
                 }
                 "code" => {
-                    let lit = string_value(&meta, "code = \"UPPER_SNAKE_CASE\"")?;
+                    let lit = string_value(meta, "code = \"UPPER_SNAKE_CASE\"")?;
                     if !names::is_code(&lit.value()) {
                         cx.push(syn::Error::new(
                             lit.span(),
@@ -251,7 +243,7 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                     out.code = Some(lit);
                 }
                 "code_prefix" => {
-                    let lit = string_value(&meta, "code_prefix = \"ORA_\"")?;
+                    let lit = string_value(meta, "code_prefix = \"ORA_\"")?;
                     if !names::is_code(&lit.value()) {
                         cx.push(syn::Error::new(
                             lit.span(),
@@ -260,22 +252,21 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                     }
                     out.code_prefix = Some(lit);
                 }
-                "ora_code" => out.ora_code = Some(int_value(&meta, "ora_code = 942")?),
+                "ora_code" => out.ora_code = Some(int_value(meta, "ora_code = 942")?),
                 "retry_after_ms" => {
-                    out.retry_after_ms = Some(int_value(&meta, "retry_after_ms = 250")?);
+                    out.retry_after_ms = Some(int_value(meta, "retry_after_ms = 250")?);
                 }
                 "help_url" => {
-                    out.help_url = Some(string_value(&meta, "help_url = \"https://...\"")?);
+                    out.help_url = Some(string_value(meta, "help_url = \"https://...\"")?);
                 }
                 "transparent" => {
-                    no_value(&meta, "transparent")?;
+                    no_value(meta, "transparent")?;
                     out.transparent = Some(span);
                 }
                 "with" => {
                     if !input.peek(Token![=]) {
-                        return Err(meta.error(
-                            "`with` needs a function: write `with = path::to::function`",
-                        ));
+                        return Err(meta
+                            .error("`with` needs a function: write `with = path::to::function`"));
                     }
                     let value = meta.value()?;
                     out.with = Some(if value.peek(LitStr) {
@@ -292,11 +283,8 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                 other => return Err(unhandled(other, span)),
             }
             Ok(())
-        });
-        if let Err(err) = result {
-            cx.push(err);
-        }
-    }
+        },
+    );
     out.errored = cx.len() > errors_before;
     out
 }
@@ -304,21 +292,11 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
 /// Parses every `#[envelope(...)]` on a field.
 pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut out = FieldAttrs::default();
-    for attr in attrs.iter().filter(|a| is_envelope(a)) {
-        if let Err(err) = check_list(attr) {
-            cx.push(err);
-            continue;
-        }
-        let result = attr.parse_nested_meta(|meta| {
-            let Some(ident) = meta.path.get_ident() else {
-                cx.push(syn::Error::new_spanned(
-                    &meta.path,
-                    "expected a field role such as `fuzzy_matches`, not a path",
-                ));
-                return skip_value(&meta.input);
-            };
-            let key = ident.to_string();
-            let span = ident.span();
+    each_key(
+        cx,
+        attrs,
+        "a field role such as `fuzzy_matches`",
+        |meta, key, span| {
             let Some(&name) = FIELD_KEYS.iter().find(|k| **k == key) else {
                 cx.push(unknown_field_key(&key, span));
                 return skip_value(&meta.input);
@@ -333,13 +311,13 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             let role = match name {
                 "detail" => {
                     if meta.input.peek(Token![=]) {
-                        Role::Detail(Some(string_value(&meta, "detail = \"key\"")?))
+                        Role::Detail(Some(string_value(meta, "detail = \"key\"")?))
                     } else {
                         Role::Detail(None)
                     }
                 }
                 _ => {
-                    no_value_field(&meta, name)?;
+                    no_value_field(meta, name)?;
                     match name {
                         "fuzzy_matches" => Role::FuzzyMatches,
                         "next_steps" => Role::NextSteps,
@@ -354,12 +332,37 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             };
             out.roles.push((role, span));
             Ok(())
+        },
+    );
+    out
+}
+
+/// Runs `parse` on every key of every `#[envelope(...)]` in `attrs`, with
+/// the key's name and span; reports a malformed list or a path where a key
+/// belongs (expected: `what`) and every error `parse` returns.
+fn each_key<F>(cx: &Ctxt, attrs: &[Attribute], what: &str, mut parse: F)
+where
+    F: FnMut(&syn::meta::ParseNestedMeta, String, Span) -> syn::Result<()>,
+{
+    for attr in attrs.iter().filter(|a| is_envelope(a)) {
+        if let Err(err) = check_list(attr) {
+            cx.push(err);
+            continue;
+        }
+        let result = attr.parse_nested_meta(|meta| {
+            let Some(ident) = meta.path.get_ident() else {
+                cx.push(syn::Error::new_spanned(
+                    &meta.path,
+                    format!("expected {what}, not a path"),
+                ));
+                return skip_value(&meta.input);
+            };
+            parse(&meta, ident.to_string(), ident.span())
         });
         if let Err(err) = result {
             cx.push(err);
         }
     }
-    out
 }
 
 /// Every key of the tables above has an arm in its `match`; this error only

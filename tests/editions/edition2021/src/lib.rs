@@ -1,61 +1,21 @@
 //! `#[derive(Envelope)]` in an edition 2021 crate, under strict lints, with
-//! the facade renamed (`agent_errors`) and named by `crate = "..."`.
+//! the facade renamed (`agent_errors`): the shared checks see it under its
+//! usual name through `extern crate ... as`, and `Renamed` names it with
+//! `crate = "..."`.
 #![deny(warnings, missing_docs, clippy::all, clippy::pedantic)]
 
-use agent_errors::Envelope;
+extern crate agent_errors as envelope;
 
-/// An error of every variant shape.
-#[derive(Debug, Envelope)]
-#[envelope(crate = "::agent_errors", suggested_tools(ObjectNotFound = "inspect"))]
-pub enum EditionError {
-    /// Struct variant with a list role.
-    #[envelope(class = ObjectNotFound, message = "no {name}")]
-    Missing {
-        /// The name asked for.
-        name: String,
-        /// Near misses.
-        #[envelope(fuzzy_matches)]
-        candidates: Vec<String>,
-    },
-    /// Tuple variant with a generic message.
-    #[envelope(class = Busy)]
-    Busy(#[envelope(retry_after_ms)] u64),
-    /// Unit variant using Display.
-    #[envelope(class = InvalidArguments)]
-    Bad,
-}
-
-impl std::fmt::Display for EditionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("edition error")
-    }
-}
+include!("../../shared.rs");
 
 /// Derived through a renamed dependency, as a re-exporting crate would.
-#[derive(Debug, Envelope)]
+#[derive(Debug, agent_errors::Envelope)]
 #[envelope(crate = "::agent_errors", class = Conflict, message = "stale {0}")]
 pub struct Renamed(pub u32);
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn expands() {
-        let err = EditionError::Missing {
-            name: "a".into(),
-            candidates: vec!["b".into()],
-        };
-        assert_eq!(
-            err.to_envelope().to_json_string(),
-            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no a","suggested_tool":"inspect","fuzzy_matches":["b"],"code":"MISSING","category":"NotFound"}"#
-        );
-        assert_eq!(
-            EditionError::Busy(3).into_envelope().retry_after_ms,
-            Some(3)
-        );
-        assert_eq!(EditionError::Bad.to_envelope().message, "edition error");
-    }
+mod renamed_tests {
+    use super::Renamed;
 
     #[test]
     fn renamed_crate_path() {
