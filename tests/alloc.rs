@@ -1,7 +1,7 @@
 //! Allocation counts of the derived code, with a counting global allocator:
 //! the accessors never allocate, `into_envelope` allocates each string it
-//! renders exactly once and keeps a moved `Vec`'s buffer, and the borrowed
-//! view writes JSON with no allocation besides the output.
+//! renders exactly once and keeps a moved `Vec`'s buffer, and the
+//! streaming JSON writer allocates nothing besides its output.
 //!
 //! Counting is per thread, so tests running in parallel do not see each
 //! other's allocations.

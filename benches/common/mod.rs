@@ -300,7 +300,7 @@ pub fn seed_json_string(error: DbError) -> String {
 }
 
 /// Plain direct serde: the owned envelope written by `serde_json::to_string`
-/// (no `Value`), the baseline the borrowed view is measured against.
+/// (no `Value`), the baseline the streaming writer is measured against.
 pub fn serde_json_string(error: &DbError) -> String {
     serde_json::to_string(&error.to_envelope()).unwrap()
 }

@@ -62,7 +62,7 @@ pub trait Envelope {
     /// `self.to_envelope().to_json_string()`. For a derived type nothing is
     /// allocated besides `out`'s own growth.
     fn write_json(&self, out: &mut String) {
-        self.__with_view(&mut crate::__private::Json(out));
+        crate::__private::write_json(self, out);
     }
 
     /// The envelope's compact JSON, the same bytes as
@@ -71,12 +71,12 @@ pub trait Envelope {
         crate::__private::to_json(self).0
     }
 
-    /// Hands a borrowed view of the envelope to `sink`. Support for the
-    /// derive, which overrides it to build the view from the error's fields
-    /// without copying them; not public API.
+    /// Describes the envelope to `builder`, part by part. Support for the
+    /// derive, which overrides it to pass the error's fields by reference,
+    /// so JSON is written without copying them; not public API.
     #[doc(hidden)]
-    fn __with_view(&self, sink: &mut impl crate::__private::Sink) {
-        sink.accept(&self.to_envelope().view());
+    fn __build(&self, builder: &mut impl crate::__private::Builder) {
+        builder.envelope(&self.to_envelope());
     }
 
     /// The MCP `CallToolResult` JSON (see
@@ -141,8 +141,8 @@ impl Envelope for ErrorEnvelope {
         ToolResult::error(tool_call_id, self)
     }
 
-    fn __with_view(&self, sink: &mut impl crate::__private::Sink) {
-        sink.accept(&self.view());
+    fn __build(&self, builder: &mut impl crate::__private::Builder) {
+        builder.envelope(self);
     }
 
     fn to_mcp_result(&self) -> Value {
@@ -172,7 +172,7 @@ impl<T: Envelope + ?Sized> Envelope for Box<T> {
         (**self).to_envelope()
     }
 
-    fn __with_view(&self, sink: &mut impl crate::__private::Sink) {
-        (**self).__with_view(sink);
+    fn __build(&self, builder: &mut impl crate::__private::Builder) {
+        (**self).__build(builder);
     }
 }

@@ -215,13 +215,13 @@ impl ErrorEnvelope {
     }
 
     /// The envelope as compact JSON text, written straight from the struct
-    /// (no intermediate [`Value`]) by its [`view`](ErrorEnvelope::view):
-    /// the same bytes as `serde_json::to_string(self)`, with one allocation.
+    /// (no intermediate [`Value`]): the same bytes as
+    /// `serde_json::to_string(self)`, in one allocation.
     ///
     /// Never panics: every field is a string, a number or a JSON value.
     #[must_use]
     pub fn to_json_string(&self) -> String {
-        self.view().to_json_string()
+        crate::json::envelope_json(self)
     }
 
     /// The seed's `ToolResult` for the call `tool_call_id`, whose `content`

@@ -6,8 +6,7 @@
 //!
 //! - [`ErrorClass`] and [`Owner`]: the machine-stable class and who must act.
 //! - [`UserErrorCategory`]: how the failure should steer the conversation.
-//! - [`ErrorEnvelope`]: the payload, with its JSON wire form and text form;
-//!   [`EnvelopeView`]: the same payload borrowed, rendered without copies.
+//! - [`ErrorEnvelope`]: the payload, with its JSON wire form and text form.
 //! - [`ToolResult`]: the result of one tool call for an LLM client, plus the
 //!   Anthropic and OpenAI message shapes.
 //! - [`render::mcp`]: the MCP `CallToolResult` JSON.
@@ -24,9 +23,9 @@ mod class;
 mod convert;
 mod envelope;
 pub mod fuzzy;
+mod json;
 pub mod render;
 mod tool_result;
-mod view;
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -38,4 +37,3 @@ pub use crate::class::{ErrorClass, Owner, ParseClassError};
 pub use crate::convert::Envelope;
 pub use crate::envelope::ErrorEnvelope;
 pub use crate::tool_result::ToolResult;
-pub use crate::view::EnvelopeView;

@@ -24,8 +24,8 @@ pub use crate::category::UserErrorCategory;
 pub use crate::class::ErrorClass;
 pub use crate::convert::Envelope;
 pub use crate::envelope::ErrorEnvelope;
-use crate::view::Details;
-pub use crate::view::{Detail, EnvelopeView, StrList, Text, ToValue};
+pub use crate::json::{Detail, StrList, Text, ToValue};
+use crate::json::{FUZZY, JsonWriter, Out, STEPS, Stack, Tail};
 
 /// A new envelope with the derive's fixed parts; `code` is always static.
 #[inline]
@@ -55,7 +55,7 @@ pub fn display<T: Display>(value: &T) -> &dyn Display {
 #[inline]
 #[must_use]
 pub fn render(args: fmt::Arguments<'_>) -> String {
-    crate::view::render(args)
+    crate::json::render(args)
 }
 
 /// The generic text of a server-owned class without a `message`.
@@ -78,26 +78,86 @@ pub fn duration_ms(wait: Duration) -> u64 {
     u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// The `next_step` templates, rendered, as the envelope's list.
+// The `with_*` helpers take and return the envelope by value, like the
+// builder methods of a hand-written conversion; inlined, they compile to the
+// same code, with the envelope built where it is returned.
+
+/// Sets the backend code (a constant, or a field's when it is set).
 #[inline]
 #[must_use]
-pub fn steps<const N: usize>(steps: [String; N]) -> Vec<String> {
-    Vec::from(steps)
+pub fn with_ora_code(mut envelope: ErrorEnvelope, code: Option<i32>) -> ErrorEnvelope {
+    envelope.ora_code = code;
+    envelope
+}
+
+/// Sets the suggested tool, copied (a constant, or a field's when set).
+#[inline]
+#[must_use]
+pub fn with_tool(mut envelope: ErrorEnvelope, tool: Option<&str>) -> ErrorEnvelope {
+    envelope.suggested_tool = tool.map(String::from);
+    envelope
+}
+
+/// A `suggested_tool` field, moved: when it holds a tool, it replaces the
+/// constant one.
+#[inline]
+#[must_use]
+pub fn with_tool_owned<T: ToolField>(mut envelope: ErrorEnvelope, value: T) -> ErrorEnvelope {
+    if let Some(tool) = value.into_tool() {
+        envelope.suggested_tool = Some(tool);
+    }
+    envelope
+}
+
+/// `fuzzy_matches` copied from a borrowed field, each string allocated once.
+#[inline]
+#[must_use]
+pub fn with_fuzzy<L: StrList>(mut envelope: ErrorEnvelope, list: L) -> ErrorEnvelope {
+    let fuzzy = &mut envelope.fuzzy_matches;
+    fuzzy.reserve_exact(list.len_hint());
+    list.for_each_str(&mut |s| fuzzy.push(String::from(s)));
+    envelope
 }
 
 /// `fuzzy_matches` from an owned iterable. A `Vec<String>` keeps its heap
 /// buffer: the identity map is collected in place, without copying.
-pub fn set_fuzzy_owned<I>(envelope: &mut ErrorEnvelope, items: I)
+#[inline]
+#[must_use]
+pub fn with_fuzzy_owned<I>(mut envelope: ErrorEnvelope, items: I) -> ErrorEnvelope
 where
     I: IntoIterator,
     I::Item: Into<String>,
 {
     envelope.fuzzy_matches = items.into_iter().map(Into::into).collect();
+    envelope
 }
 
-/// Appends the `next_steps` field after the template steps, taking over the
+/// The `next_step` templates, rendered, as the envelope's list.
+#[inline]
+#[must_use]
+pub fn with_steps<const N: usize>(
+    mut envelope: ErrorEnvelope,
+    steps: [String; N],
+) -> ErrorEnvelope {
+    envelope.next_steps = Vec::from(steps);
+    envelope
+}
+
+/// Appends copies of a borrowed `next_steps` field after the templates.
+#[inline]
+#[must_use]
+pub fn with_more_steps<L: StrList>(mut envelope: ErrorEnvelope, list: L) -> ErrorEnvelope {
+    let steps = &mut envelope.next_steps;
+    steps.reserve_exact(list.len_hint());
+    list.for_each_str(&mut |s| steps.push(String::from(s)));
+    envelope
+}
+
+/// Appends an owned `next_steps` field after the templates, taking over the
 /// field's own vector when there were none.
-pub fn append_owned<I>(envelope: &mut ErrorEnvelope, items: I)
+#[inline]
+#[must_use]
+pub fn with_more_steps_owned<I>(mut envelope: ErrorEnvelope, items: I) -> ErrorEnvelope
 where
     I: IntoIterator,
     I::Item: Into<String>,
@@ -109,14 +169,31 @@ where
             .next_steps
             .extend(items.into_iter().map(Into::into));
     }
+    envelope
 }
 
-/// A `suggested_tool` field: when it holds a tool, it replaces the static one.
+/// Sets the retry hint (a constant, or a field's when it is set).
 #[inline]
-pub fn set_tool<T: ToolField>(envelope: &mut ErrorEnvelope, value: T) {
-    if let Some(tool) = value.into_tool() {
-        envelope.suggested_tool = Some(tool);
-    }
+#[must_use]
+pub fn with_retry(mut envelope: ErrorEnvelope, ms: Option<u64>) -> ErrorEnvelope {
+    envelope.retry_after_ms = ms;
+    envelope
+}
+
+/// Sets the help URL.
+#[inline]
+#[must_use]
+pub fn with_help_url(mut envelope: ErrorEnvelope, url: &str) -> ErrorEnvelope {
+    envelope.help_url = Some(String::from(url));
+    envelope
+}
+
+/// Sets the `detail` fields. A value that fails to serialize (a map with
+/// non-string keys) is stored as `null` rather than dropping the envelope.
+#[must_use]
+pub fn with_details(mut envelope: ErrorEnvelope, details: &[Detail<'_>]) -> ErrorEnvelope {
+    envelope.details = crate::json::details_map(details);
+    envelope
 }
 
 /// A `suggested_tool` field, borrowed: the tool name it holds, if any.
@@ -126,8 +203,8 @@ pub fn tool_ref<T: ?Sized + ToolField>(value: &T) -> Option<&str> {
     value.tool_str()
 }
 
-/// A `retry_after_ms` / `retry_after` field's wait in milliseconds. Both
-/// conversions call this with `&field`, so a field of the wrong type gets
+/// A `retry_after_ms` / `retry_after` field's wait in milliseconds. Every
+/// conversion calls this with `&field`, so a field of the wrong type gets
 /// one error, not one per method.
 #[inline]
 #[must_use]
@@ -142,23 +219,7 @@ pub fn ora_code<T: OraField>(value: T) -> Option<i32> {
     value.into_ora_code()
 }
 
-/// Sets the retry hint when a field holds one, replacing the static hint.
-#[inline]
-pub fn set_retry(envelope: &mut ErrorEnvelope, ms: Option<u64>) {
-    if ms.is_some() {
-        envelope.retry_after_ms = ms;
-    }
-}
-
-/// Sets the backend code when a field holds one, replacing the static code.
-#[inline]
-pub fn set_ora_code(envelope: &mut ErrorEnvelope, code: Option<i32>) {
-    if code.is_some() {
-        envelope.ora_code = code;
-    }
-}
-
-/// One `detail` field, borrowed, under its key. Both conversions call this
+/// One `detail` field, borrowed, under its key. Every conversion calls this
 /// with the field's own type, so a field that is not `Serialize` gets one
 /// error.
 #[inline]
@@ -167,174 +228,141 @@ pub fn detail<'a, T: Serialize>(key: &'static str, value: &'a T) -> Detail<'a> {
     Detail { key, value }
 }
 
-/// Inserts one `detail` field into the envelope's `details` map. A value
-/// that fails to serialize (a map with non-string keys) is stored as `null`
-/// rather than dropping the envelope.
-pub fn set_detail(envelope: &mut ErrorEnvelope, detail: Detail<'_>) {
-    envelope
-        .details
-        .insert(String::from(detail.key), detail.value.to_value());
+/// What an error describes itself to in `Envelope::__build`: an owned
+/// envelope being filled, or JSON being written.
+///
+/// The derive calls `start` first, then any of `ora_code`, `tool`, `fuzzy`,
+/// `steps`, `retry`, `help_url` and `details` in this order (the wire
+/// order), each at most once, then `finish`; or `envelope` alone, with an
+/// envelope built another way. Every argument borrows the error, so nothing
+/// is copied unless the builder keeps it.
+pub trait Builder {
+    /// The class, the category, the static code and the message.
+    fn start(
+        &mut self,
+        class: ErrorClass,
+        category: UserErrorCategory,
+        code: &'static str,
+        message: Text<'_>,
+    );
+    /// The backend's numeric code, if any.
+    fn ora_code(&mut self, code: Option<i32>);
+    /// The suggested tool, if any.
+    fn tool(&mut self, tool: Option<&str>);
+    /// The `fuzzy_matches` field.
+    fn fuzzy(&mut self, list: &dyn StrList);
+    /// The `next_step` templates, then the `next_steps` field.
+    fn steps(&mut self, templates: &[fmt::Arguments<'_>], more: Option<&dyn StrList>);
+    /// The retry hint, if any.
+    fn retry(&mut self, ms: Option<u64>);
+    /// The help URL.
+    fn help_url(&mut self, url: &str);
+    /// The `detail` fields.
+    fn details(&mut self, details: &[Detail<'_>]);
+    /// Ends a description begun with `start`.
+    fn finish(&mut self);
+    /// A whole envelope, instead of `start` .. `finish`.
+    fn envelope(&mut self, envelope: &ErrorEnvelope);
 }
 
-/// What receives the [`EnvelopeView`] an error builds in
-/// `Envelope::__with_view`: the owned envelope, or JSON text.
-pub trait Sink {
-    /// Takes the view; it borrows the error, so it lives only for this call.
-    fn accept(&mut self, view: &EnvelopeView<'_>);
-}
-
-/// Keeps the owned copy of the view.
-struct Owned(Option<ErrorEnvelope>);
-
-impl Sink for Owned {
-    #[inline]
-    fn accept(&mut self, view: &EnvelopeView<'_>) {
-        self.0 = Some(view.to_envelope());
-    }
-}
-
-/// Appends the view's JSON to a string.
-pub(crate) struct Json<'s>(pub(crate) &'s mut String);
-
-impl Sink for Json<'_> {
-    #[inline]
-    fn accept(&mut self, view: &EnvelopeView<'_>) {
-        view.write_json(self.0);
-    }
-}
-
-/// The derived `to_envelope`: the error's view, copied into an envelope.
-#[must_use]
-pub fn to_envelope<E: ?Sized + Envelope>(error: &E) -> ErrorEnvelope {
-    let mut sink = Owned(None);
-    error.__with_view(&mut sink);
-    // Unreachable for derived impls, which hand every variant's view over.
-    sink.0.unwrap_or_else(|| {
-        ErrorEnvelope::new(ErrorClass::Internal, ErrorClass::Internal.generic_message())
-    })
-}
-
-/// Keeps the view's JSON, allocated once, and its category.
-#[derive(Default)]
-struct JsonString {
-    json: String,
+/// Writes the JSON as the error describes itself, and notes the category.
+pub(crate) struct Json<'o, O: Out> {
+    writer: JsonWriter<'o, 'static, O>,
     category: Option<UserErrorCategory>,
 }
 
-impl Sink for JsonString {
-    #[inline]
-    fn accept(&mut self, view: &EnvelopeView<'_>) {
-        self.json = view.to_json_string();
-        self.category = Some(view.effective_category());
+impl<'o, O: Out> Json<'o, O> {
+    pub(crate) fn new(out: &'o mut O) -> Self {
+        Json {
+            writer: JsonWriter::new(out),
+            category: None,
+        }
     }
 }
 
-/// The JSON and category of an error, for the provided `Envelope` methods.
+impl<O: Out> Builder for Json<'_, O> {
+    #[inline]
+    fn start(
+        &mut self,
+        class: ErrorClass,
+        category: UserErrorCategory,
+        code: &'static str,
+        message: Text<'_>,
+    ) {
+        let tail = Tail {
+            code: Some(code),
+            category: Some(category),
+            retryable: class.is_retryable(),
+        };
+        self.writer.begin(class, message, tail);
+        self.category = Some(category);
+    }
+
+    #[inline]
+    fn ora_code(&mut self, code: Option<i32>) {
+        self.writer.ora_code(code);
+    }
+
+    #[inline]
+    fn tool(&mut self, tool: Option<&str>) {
+        self.writer.tool(tool);
+    }
+
+    #[inline]
+    fn fuzzy(&mut self, list: &dyn StrList) {
+        self.writer.list(FUZZY, &[], Some(list));
+    }
+
+    #[inline]
+    fn steps(&mut self, templates: &[fmt::Arguments<'_>], more: Option<&dyn StrList>) {
+        self.writer.list(STEPS, templates, more);
+    }
+
+    #[inline]
+    fn retry(&mut self, ms: Option<u64>) {
+        self.writer.retry(ms);
+    }
+
+    #[inline]
+    fn help_url(&mut self, url: &str) {
+        self.writer.help_url(Some(url));
+    }
+
+    fn details(&mut self, details: &[Detail<'_>]) {
+        self.writer.details_fields(details);
+    }
+
+    #[inline]
+    fn finish(&mut self) {
+        self.writer.end();
+    }
+
+    fn envelope(&mut self, envelope: &ErrorEnvelope) {
+        crate::json::write_envelope(self.writer.out, envelope);
+        self.category = Some(envelope.effective_category());
+    }
+}
+
+/// Appends an error's JSON to `out`.
+pub(crate) fn write_json<E: ?Sized + Envelope>(error: &E, out: &mut String) {
+    error.__build(&mut Json::new(out));
+}
+
+/// An error's JSON in a string allocated once, and its category.
 pub(crate) fn to_json<E: ?Sized + Envelope>(error: &E) -> (String, Option<UserErrorCategory>) {
-    let mut sink = JsonString::default();
-    error.__with_view(&mut sink);
-    (sink.json, sink.category)
+    let mut out = Stack::new();
+    let mut json = Json::new(&mut out);
+    error.__build(&mut json);
+    let category = json.category;
+    (out.finish(), category)
 }
 
-/// Hands an owned envelope (a `with = fn` variant's) to `sink`.
-#[inline]
-pub fn accept_owned(sink: &mut impl Sink, envelope: &ErrorEnvelope) {
-    sink.accept(&envelope.view());
-}
-
-/// A view under construction: the derive starts it with [`view`], chains
-/// the variant's parts and hands it to the sink with [`View::accept`].
-#[derive(Clone, Copy)]
-pub struct View<'a>(EnvelopeView<'a>);
-
-/// A new view with the derive's fixed parts; `code` is always static.
+/// `Some(field)` when the field holds a value, else `Some(fallback)`: a
+/// role field overrides the variant's constant only when it is set.
 #[inline]
 #[must_use]
-pub fn view<'a>(
-    class: ErrorClass,
-    category: UserErrorCategory,
-    code: &'static str,
-    message: Text<'a>,
-) -> View<'a> {
-    View(EnvelopeView::derived(class, category, code, message))
-}
-
-impl<'a> View<'a> {
-    /// A static or field tool; a field's `None` keeps the earlier one.
-    #[inline]
-    #[must_use]
-    pub fn tool(mut self, tool: Option<&'a str>) -> Self {
-        if tool.is_some() {
-            self.0.suggested_tool = tool;
-        }
-        self
-    }
-
-    /// A static or field backend code; `None` keeps the earlier one.
-    #[inline]
-    #[must_use]
-    pub fn ora_code(mut self, code: Option<i32>) -> Self {
-        if code.is_some() {
-            self.0.ora_code = code;
-        }
-        self
-    }
-
-    /// A static or field retry hint; `None` keeps the earlier one.
-    #[inline]
-    #[must_use]
-    pub fn retry(mut self, ms: Option<u64>) -> Self {
-        if ms.is_some() {
-            self.0.retry_after_ms = ms;
-        }
-        self
-    }
-
-    /// The static help URL.
-    #[inline]
-    #[must_use]
-    pub fn help_url(mut self, url: &'a str) -> Self {
-        self.0.help_url = Some(url);
-        self
-    }
-
-    /// The `next_step` templates.
-    #[inline]
-    #[must_use]
-    pub fn steps(mut self, steps: &'a [fmt::Arguments<'a>]) -> Self {
-        self.0.steps = steps;
-        self
-    }
-
-    /// The `next_steps` field, after the templates.
-    #[inline]
-    #[must_use]
-    pub fn more_steps(mut self, list: &'a dyn StrList) -> Self {
-        self.0.more_steps = Some(list);
-        self
-    }
-
-    /// The `fuzzy_matches` field.
-    #[inline]
-    #[must_use]
-    pub fn fuzzy(mut self, list: &'a dyn StrList) -> Self {
-        self.0.fuzzy_matches = Some(list);
-        self
-    }
-
-    /// The `detail` fields.
-    #[inline]
-    #[must_use]
-    pub fn details(mut self, details: &'a [Detail<'a>]) -> Self {
-        self.0.details = Details::Fields(details);
-        self
-    }
-
-    /// Hands the finished view to `sink`.
-    #[inline]
-    pub fn accept(self, sink: &mut impl Sink) {
-        sink.accept(&self.0);
-    }
+pub fn or<T>(field: Option<T>, fallback: T) -> Option<T> {
+    Some(field.unwrap_or(fallback))
 }
 
 /// A borrowed `fuzzy_matches` / `next_steps` field, as a [`StrList`].

@@ -59,13 +59,18 @@ fn impls(model: &Model) -> TokenStream {
         Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(code), None),
         Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(code))),
     });
-    let sink = Ident::new("sink", Span::mixed_site());
-    let with_view = dispatch(&pairs, is_empty, |variant, kind| match kind {
-        Kind::Plain(plain) => view(&p, input, variant, plain, &sink),
-        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(__with_view), Some(&sink)),
+    let to_envelope = dispatch(&pairs, is_empty, |variant, kind| match kind {
+        Kind::Plain(plain) => convert(&p, input, variant, plain, false),
+        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(to_envelope), None),
+        Kind::With(i, path) => with(&p, input, variant, *i, path, None),
+    });
+    let builder = Ident::new("builder", Span::mixed_site());
+    let build_arms = dispatch(&pairs, is_empty, |variant, kind| match kind {
+        Kind::Plain(plain) => describe(&p, input, variant, plain, &builder),
+        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(__build), Some(&builder)),
         Kind::With(i, path) => {
             let (pat, built) = with(&p, input, variant, *i, path, None);
-            (pat, quote!(#p::accept_owned(#sink, &#built)))
+            (pat, quote!(#p::Builder::envelope(#builder, &#built)))
         }
     });
     let into_envelope = {
@@ -76,7 +81,7 @@ fn impls(model: &Model) -> TokenStream {
                 // other variant takes the borrowing path, which allocates the
                 // same strings. (`Display` also needs the whole value, which
                 // moves would break up.)
-                Kind::Plain(plain) if moves(plain) => build(&p, input, variant, plain),
+                Kind::Plain(plain) if moves(plain) => convert(&p, input, variant, plain, true),
                 Kind::Plain(_) => (
                     pattern(input, variant, &[]),
                     quote!(<Self as #p::Envelope>::to_envelope(&self)),
@@ -120,11 +125,11 @@ fn impls(model: &Model) -> TokenStream {
             }
 
             fn to_envelope(&self) -> #p::ErrorEnvelope {
-                #p::to_envelope(self)
+                #to_envelope
             }
 
-            fn __with_view(&self, #sink: &mut impl #p::Sink) {
-                #with_view
+            fn __build(&self, #builder: &mut impl #p::Builder) {
+                #build_arms
             }
 
             fn into_envelope(self) -> #p::ErrorEnvelope {
@@ -201,13 +206,13 @@ fn delegate(
     variant: &Variant,
     index: usize,
     method: TokenStream,
-    sink: Option<&Ident>,
+    builder: Option<&Ident>,
 ) -> (TokenStream, TokenStream) {
     let field = &variant.fields[index];
     let ty = field.ty;
     let binding = &field.binding;
-    let sink = sink.map(|sink| quote!(, #sink));
-    let body = quote_spanned!(ty.span()=> <#ty as #p::Envelope>::#method(#binding #sink));
+    let builder = builder.map(|builder| quote!(, #builder));
+    let body = quote_spanned!(ty.span()=> <#ty as #p::Envelope>::#method(#binding #builder));
     (pattern(input, variant, &[index]), body)
 }
 
@@ -259,15 +264,15 @@ fn moves(plain: &Plain) -> bool {
             || roles.suggested_tool.is_some())
 }
 
-/// The `__with_view` arm of a plain variant: one expression that builds the
-/// borrowed view from the fields (templates stay `format_args!`, lists stay
-/// the field's collection) and hands it to the sink.
-fn view(
+/// The `__build` arm of a plain variant: the builder calls, in wire order,
+/// with the fields by reference (templates stay `format_args!`, lists stay
+/// the field's collection), so a JSON builder copies nothing.
+fn describe(
     p: &TokenStream,
     input: &Input,
     variant: &Variant,
     plain: &Plain,
-    sink: &Ident,
+    builder: &Ident,
 ) -> (TokenStream, TokenStream) {
     let bound: Vec<usize> = (0..variant.fields.len())
         .filter(|&i| variant.fields[i].is_bound(plain, i))
@@ -283,21 +288,44 @@ fn view(
         Message::Display => quote!(#p::Text::Fmt(#p::format_args!("{}", #p::display(self)))),
         Message::Generic => quote!(#p::Text::Str(#class.generic_message())),
     };
-    let mut chain = Vec::new();
-    if let Some(tool) = &plain.tool {
-        chain.push(quote!(.tool(#p::Some(#tool))));
-    }
-    if let Some(code) = plain.ora_code {
-        chain.push(quote!(.ora_code(#p::Some(#code))));
-    }
-    if let Some(ms) = plain.retry_after_ms {
-        chain.push(quote!(.retry(#p::Some(#ms))));
-    }
-    if let Some(url) = &plain.help_url {
-        chain.push(quote!(.help_url(#url)));
-    }
-    if !plain.next_steps.is_empty() {
-        let steps = plain
+    let roles = &plain.roles;
+    // `#p::helper(field)`, spanned at the field so type errors point there.
+    let field = |index: Option<usize>, helper: &str| {
+        index.map(|i| {
+            let field = &variant.fields[i];
+            let binding = &field.binding;
+            let helper = format_ident!("{}", helper);
+            quote_spanned!(field.ty.span()=> #p::#helper(#binding))
+        })
+    };
+    // A role field overrides the variant's constant only when it is set.
+    let value = |constant: Option<TokenStream>, field: Option<TokenStream>| match (constant, field)
+    {
+        (None, None) => None,
+        (Some(constant), None) => Some(quote!(#p::Some(#constant))),
+        (None, Some(field)) => Some(field),
+        (Some(constant), Some(field)) => Some(quote!(#p::or(#field, #constant))),
+    };
+    let call = |method: &str, args: TokenStream| {
+        let method = format_ident!("{}", method);
+        quote!(#p::Builder::#method(#builder, #args);)
+    };
+
+    let mut calls = vec![call("start", quote!(#class, #category, #code, #message))];
+    let ora = value(
+        plain.ora_code.map(|code| quote!(#code)),
+        field(roles.ora_code, "ora_code"),
+    );
+    calls.extend(ora.map(|ora| call("ora_code", ora)));
+    let tool = value(
+        plain.tool.as_ref().map(|tool| quote!(#tool)),
+        field(roles.suggested_tool, "tool_ref"),
+    );
+    calls.extend(tool.map(|tool| call("tool", tool)));
+    calls.extend(field(roles.fuzzy_matches, "list").map(|list| call("fuzzy", quote!(&#list))));
+    let more = field(roles.next_steps, "list");
+    if !plain.next_steps.is_empty() || more.is_some() {
+        let templates = plain
             .next_steps
             .iter()
             .map(|r| match format_args(p, variant, r, false) {
@@ -308,50 +336,51 @@ fn view(
                     quote!(#p::format_args!(#escaped))
                 }
             });
-        chain.push(quote!(.steps(&[#(#steps),*])));
+        let more = match more {
+            Some(list) => quote!(#p::Some(&#list)),
+            None => quote!(#p::None),
+        };
+        calls.push(call("steps", quote!(&[#(#templates),*], #more)));
     }
-    let roles = &plain.roles;
+    let retry = value(
+        plain.retry_after_ms.map(|ms| quote!(#ms)),
+        field(roles.retry, "retry_ms"),
+    );
+    calls.extend(retry.map(|retry| call("retry", retry)));
+    calls.extend(
+        plain
+            .help_url
+            .as_ref()
+            .map(|url| call("help_url", quote!(#url))),
+    );
     if !roles.details.is_empty() {
         let details = roles.details.iter().map(|(key, index)| {
             let field = &variant.fields[*index];
             let binding = &field.binding;
             quote_spanned!(field.ty.span()=> #p::detail(#key, #binding))
         });
-        chain.push(quote!(.details(&[#(#details),*])));
+        calls.push(call("details", quote!(&[#(#details),*])));
     }
-    let role = |index: Option<usize>, method: &str, wrap: &str| {
-        index.map(|i| {
-            let field = &variant.fields[i];
-            let binding = &field.binding;
-            let method = format_ident!("{}", method);
-            let wrap = format_ident!("{}", wrap);
-            let arg = quote_spanned!(field.ty.span()=> #p::#wrap(#binding));
-            if method == "fuzzy" || method == "more_steps" {
-                quote!(.#method(&#arg))
-            } else {
-                quote!(.#method(#arg))
-            }
-        })
-    };
-    chain.extend(role(roles.fuzzy_matches, "fuzzy", "list"));
-    chain.extend(role(roles.next_steps, "more_steps", "list"));
-    chain.extend(role(roles.suggested_tool, "tool", "tool_ref"));
-    chain.extend(role(roles.retry, "retry", "retry_ms"));
-    chain.extend(role(roles.ora_code, "ora_code", "ora_code"));
+    calls.push(call("finish", quote!()));
 
-    let body = quote! {
-        #p::view(#class, #category, #code, #message) #(#chain)* .accept(#sink)
-    };
-    (pattern(input, variant, &bound), body)
+    (pattern(input, variant, &bound), quote!({ #(#calls)* }))
 }
 
-/// The `into_envelope` arm of a plain variant that has a field to move:
-/// fields are bound by value and list or tool fields move into the envelope.
-fn build(
+/// The arm building a plain variant's envelope, in the shape of a
+/// hand-written conversion: the envelope goes through `with_*` helpers by
+/// value. With `owned`, fields are bound by value and list or tool fields
+/// move into the envelope; `into_envelope` uses it only for variants that
+/// have such a field (see `moves`).
+///
+/// Role and detail fields go through the same helpers, with the same
+/// argument types, as in `describe`, so a field of the wrong type gets one
+/// error instead of one per method.
+fn convert(
     p: &TokenStream,
     input: &Input,
     variant: &Variant,
     plain: &Plain,
+    owned: bool,
 ) -> (TokenStream, TokenStream) {
     let bound: Vec<usize> = (0..variant.fields.len())
         .filter(|&i| variant.fields[i].is_bound(plain, i))
@@ -360,71 +389,111 @@ fn build(
     let class = class_path(p, plain);
     let category = category(p, plain);
     let code = &plain.code;
-    // `&field`: the same argument types as the borrowing path, so a field
-    // that is not `Display` gets one error, not two.
-    let owned = |rendered: &Rendered| match format_args(p, variant, rendered, true) {
+    // Owned bindings are borrowed (`&field`), so every path formats the
+    // same argument types.
+    let string = |rendered: &Rendered| match format_args(p, variant, rendered, owned) {
         Template::Args(args) => quote!(#p::render(#args)),
         Template::Literal(text) => quote!(#p::text(#text)),
     };
     let message = match &plain.message {
-        Message::Template(rendered) => owned(rendered),
-        // `moves` leaves `Display` variants to the borrowing path.
-        Message::Display | Message::Generic => quote!(#p::generic(#class)),
+        Message::Template(rendered) => string(rendered),
+        Message::Display => quote!(#p::render(#p::format_args!("{}", #p::display(self)))),
+        Message::Generic => quote!(#p::generic(#class)),
     };
-    let mut steps = Vec::new();
-    if let Some(tool) = &plain.tool {
-        steps.push(quote!(#env.suggested_tool = #p::Some(#p::text(#tool));));
-    }
-    if let Some(code) = plain.ora_code {
-        steps.push(quote!(#env.ora_code = #p::Some(#code);));
-    }
-    if let Some(ms) = plain.retry_after_ms {
-        steps.push(quote!(#env.retry_after_ms = #p::Some(#ms);));
-    }
-    if let Some(url) = &plain.help_url {
-        steps.push(quote!(#env.help_url = #p::Some(#p::text(#url));));
-    }
-    if !plain.next_steps.is_empty() {
-        let items = plain.next_steps.iter().map(owned);
-        steps.push(quote!(#env.next_steps = #p::steps([#(#items),*]);));
-    }
-    // Borrowing uses come first, then the moves. Detail and number roles
-    // call the same helpers with the same types as `__with_view`, so a field
-    // of the wrong type gets one error instead of one per method.
-    for (key, index) in &plain.roles.details {
-        let field = &variant.fields[*index];
-        let binding = &field.binding;
-        steps.push(quote_spanned!(field.ty.span()=>
-            #p::set_detail(&mut #env, #p::detail(#key, &#binding));
-        ));
-    }
     let roles = &plain.roles;
-    let role = |index: Option<usize>, helper: &str| {
+    // `#p::helper(field)` (`&field` when owned), spanned at the field.
+    let field = |index: Option<usize>, helper: &str| {
         index.map(|i| {
             let field = &variant.fields[i];
             let binding = &field.binding;
             let helper = format_ident!("{}", helper);
-            quote_spanned!(field.ty.span()=> #p::#helper(&mut #env, #binding);)
+            let arg = if owned {
+                quote_spanned!(field.ty.span()=> &#binding)
+            } else {
+                quote!(#binding)
+            };
+            quote_spanned!(field.ty.span()=> #p::#helper(#arg))
         })
     };
-    let number = |index: Option<usize>, setter: &str, getter: &str| {
+    let value = |constant: Option<TokenStream>, field: Option<TokenStream>| match (constant, field)
+    {
+        (None, None) => None,
+        (Some(constant), None) => Some(quote!(#p::Some(#constant))),
+        (None, Some(field)) => Some(field),
+        (Some(constant), Some(field)) => Some(quote!(#p::or(#field, #constant))),
+    };
+    let with = |helper: &str, arg: TokenStream| {
+        let helper = format_ident!("{}", helper);
+        quote!(let #env = #p::#helper(#env, #arg);)
+    };
+    // A field moved into the envelope: `#p::helper(envelope, field)`.
+    let moved = |index: Option<usize>, helper: &str| {
         index.map(|i| {
             let field = &variant.fields[i];
             let binding = &field.binding;
-            let setter = format_ident!("{}", setter);
-            let getter = format_ident!("{}", getter);
-            let value = quote_spanned!(field.ty.span()=> #p::#getter(&#binding));
-            quote!(#p::#setter(&mut #env, #value);)
+            let helper = format_ident!("{}", helper);
+            quote_spanned!(field.ty.span()=> let #env = #p::#helper(#env, #binding);)
         })
     };
-    steps.extend(role(roles.fuzzy_matches, "set_fuzzy_owned"));
-    steps.extend(role(roles.next_steps, "append_owned"));
-    steps.extend(role(roles.suggested_tool, "set_tool"));
-    steps.extend(number(roles.retry, "set_retry", "retry_ms"));
-    steps.extend(number(roles.ora_code, "set_ora_code", "ora_code"));
+
+    let mut steps = Vec::new();
+    let ora = value(
+        plain.ora_code.map(|code| quote!(#code)),
+        field(roles.ora_code, "ora_code"),
+    );
+    steps.extend(ora.map(|ora| with("with_ora_code", ora)));
+    if owned {
+        let tool = plain.tool.as_ref().map(|tool| quote!(#p::Some(#tool)));
+        steps.extend(tool.map(|tool| with("with_tool", tool)));
+        steps.extend(moved(roles.suggested_tool, "with_tool_owned"));
+        steps.extend(moved(roles.fuzzy_matches, "with_fuzzy_owned"));
+    } else {
+        let tool = value(
+            plain.tool.as_ref().map(|tool| quote!(#tool)),
+            field(roles.suggested_tool, "tool_ref"),
+        );
+        steps.extend(tool.map(|tool| with("with_tool", tool)));
+        let fuzzy = field(roles.fuzzy_matches, "list");
+        steps.extend(fuzzy.map(|list| with("with_fuzzy", list)));
+    }
+    if !plain.next_steps.is_empty() {
+        let items = plain.next_steps.iter().map(string);
+        steps.push(with("with_steps", quote!([#(#items),*])));
+    }
+    if owned {
+        steps.extend(moved(roles.next_steps, "with_more_steps_owned"));
+    } else {
+        let more = field(roles.next_steps, "list");
+        steps.extend(more.map(|list| with("with_more_steps", list)));
+    }
+    let retry = value(
+        plain.retry_after_ms.map(|ms| quote!(#ms)),
+        field(roles.retry, "retry_ms"),
+    );
+    steps.extend(retry.map(|retry| with("with_retry", retry)));
+    steps.extend(
+        plain
+            .help_url
+            .as_ref()
+            .map(|url| with("with_help_url", quote!(#url))),
+    );
+    if !roles.details.is_empty() {
+        let details = roles.details.iter().map(|(key, index)| {
+            let field = &variant.fields[*index];
+            let binding = &field.binding;
+            let arg = if owned {
+                quote_spanned!(field.ty.span()=> &#binding)
+            } else {
+                quote!(#binding)
+            };
+            quote_spanned!(field.ty.span()=> #p::detail(#key, #arg))
+        });
+        // Details borrow, so they come before any field moves.
+        steps.insert(0, with("with_details", quote!(&[#(#details),*])));
+    }
 
     let body = quote!({
-        let mut #env = #p::new(#class, #category, #code, #message);
+        let #env = #p::new(#class, #category, #code, #message);
         #(#steps)*
         #env
     });
