@@ -291,12 +291,11 @@ fn plain(
         }
     };
 
-    for (key, details_field) in &roles.details {
-        let field = &variant.fields[*details_field];
+    for (_, index) in &roles.details {
+        let field = &variant.fields[*index];
         if generics::mentions(field.ty, params) {
             bounds.push(field.ty, &quote!(#krate::__private::Serialize));
         }
-        let _ = key;
     }
 
     Some(Plain {
