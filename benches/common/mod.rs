@@ -215,8 +215,8 @@ impl DbError {
         }
     }
 
-    /// The hand-written conversion by reference: the same match, cloning
-    /// what the owned one moves.
+    /// The hand-written conversion by reference: the same match, copying
+    /// the near-miss list the owned one moves.
     pub fn hand_to_envelope(&self) -> ErrorEnvelope {
         match self {
             DbError::ObjectNotFound { name, candidates } => ErrorEnvelope::new(
@@ -238,7 +238,72 @@ impl DbError {
             .with_code("COLUMN_NOT_FOUND")
             .with_suggested_tool("describe_table")
             .with_fuzzy_matches(candidates.clone()),
-            other => other.clone().hand_into_envelope(),
+            DbError::Syntax {
+                line,
+                column,
+                detail,
+            } => ErrorEnvelope::new(
+                ErrorClass::SyntaxError,
+                format!("syntax error at line {line}, column {column}: {detail}"),
+            )
+            .with_code("SYNTAX")
+            .with_next_step("fix the statement and call again"),
+            DbError::InvalidArgument { argument, reason } => ErrorEnvelope::new(
+                ErrorClass::InvalidArguments,
+                format!("argument `{argument}` is invalid: {reason}"),
+            )
+            .with_code("INVALID_ARGUMENT")
+            .with_next_step("read the tool's input schema")
+            .with_next_step(format!("call again with a corrected `{argument}`")),
+            DbError::AlreadyExists { kind, name } => ErrorEnvelope::new(
+                ErrorClass::AlreadyExists,
+                format!("{kind} {name} already exists"),
+            )
+            .with_code("ALREADY_EXISTS"),
+            DbError::LeaseRequired => ErrorEnvelope::new(
+                ErrorClass::PreconditionFailed,
+                "this call needs a write lease",
+            )
+            .with_code("LEASE_REQUIRED")
+            .with_next_step("call acquire_lease first"),
+            DbError::Login { user, .. } => ErrorEnvelope::new(
+                ErrorClass::Unauthenticated,
+                format!("login failed for {user}"),
+            )
+            .with_code("LOGIN")
+            .with_suggested_tool("login"),
+            DbError::Privilege { privilege } => ErrorEnvelope::new(
+                ErrorClass::InsufficientPrivilege,
+                format!("privilege {privilege} is required"),
+            )
+            .with_code("PRIVILEGE")
+            .with_ora_code(1031),
+            DbError::Busy { retry_after_ms } => ErrorEnvelope::new(
+                ErrorClass::Busy,
+                "the server is busy; retry the same call later",
+            )
+            .with_code("BUSY")
+            .with_next_step("wait, then retry the same call")
+            .with_retry_after_ms(*retry_after_ms),
+            DbError::Timeout { elapsed_ms } => ErrorEnvelope::new(
+                ErrorClass::Timeout,
+                format!("the query timed out after {elapsed_ms} ms"),
+            )
+            .with_code("TIMEOUT")
+            .with_next_step("narrow the query")
+            .with_retry_after_ms(1000),
+            DbError::Connection { wait, .. } => ErrorEnvelope::new(
+                ErrorClass::ConnectionFailed,
+                "the server could not reach a service it depends on",
+            )
+            .with_code("CONNECTION")
+            .with_retry_after(*wait),
+            DbError::Internal(_) => ErrorEnvelope::new(
+                ErrorClass::Internal,
+                "an internal error occurred; changing the call will not help",
+            )
+            .with_code("INTERNAL")
+            .with_help_url("https://example.test/errors/internal"),
         }
     }
 

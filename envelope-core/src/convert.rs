@@ -75,8 +75,8 @@ pub trait Envelope {
     /// derive, which overrides it to pass the error's fields by reference,
     /// so JSON is written without copying them; not public API.
     #[doc(hidden)]
-    fn __build(&self, builder: &mut impl crate::__private::Builder) {
-        builder.envelope(&self.to_envelope());
+    fn __build<B: crate::__private::Builder>(&self, builder: B) -> B {
+        builder.envelope_owned(self.to_envelope())
     }
 
     /// The MCP `CallToolResult` JSON (see
@@ -141,8 +141,8 @@ impl Envelope for ErrorEnvelope {
         ToolResult::error(tool_call_id, self)
     }
 
-    fn __build(&self, builder: &mut impl crate::__private::Builder) {
-        builder.envelope(self);
+    fn __build<B: crate::__private::Builder>(&self, builder: B) -> B {
+        builder.envelope(self)
     }
 
     fn to_mcp_result(&self) -> Value {
@@ -172,7 +172,7 @@ impl<T: Envelope + ?Sized> Envelope for Box<T> {
         (**self).to_envelope()
     }
 
-    fn __build(&self, builder: &mut impl crate::__private::Builder) {
-        (**self).__build(builder);
+    fn __build<B: crate::__private::Builder>(&self, builder: B) -> B {
+        (**self).__build(builder)
     }
 }

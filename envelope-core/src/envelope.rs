@@ -101,6 +101,7 @@ impl ErrorEnvelope {
     ///
     /// Unlike the seed's constructor, no suggested tool is filled in: tools
     /// are per server, so the derive's `suggested_tools(...)` supplies them.
+    #[inline]
     #[must_use]
     pub fn new(error_class: ErrorClass, message: impl Into<String>) -> Self {
         ErrorEnvelope {

@@ -270,12 +270,7 @@ impl<'o, 't, O: Out> JsonWriter<'o, 't, O> {
 
     /// `key` is `FUZZY` or `STEPS`; nothing is written for an empty list.
     #[inline]
-    pub(crate) fn list(
-        &mut self,
-        key: &str,
-        templates: &[fmt::Arguments<'_>],
-        more: Option<&dyn StrList>,
-    ) {
+    pub(crate) fn list(&mut self, key: &str, templates: &[Text<'_>], more: Option<&dyn StrList>) {
         let out = &mut *self.out;
         let mut first = true;
         let mut item = |out: &mut O| {
@@ -284,7 +279,7 @@ impl<'o, 't, O: Out> JsonWriter<'o, 't, O> {
         };
         for template in templates {
             item(out);
-            write_text(out, Text::Fmt(*template));
+            write_text(out, *template);
         }
         if let Some(more) = more {
             more.for_each_str(&mut |s| {
@@ -598,7 +593,7 @@ mod tests {
         json.list(FUZZY, &[], None);
         json.list(
             STEPS,
-            &[format_args!("check {name}"), format_args!("retry")],
+            &[Text::Fmt(format_args!("check {name}")), Text::Str("retry")],
             None,
         );
         json.end();

@@ -27,6 +27,33 @@ pub use crate::envelope::ErrorEnvelope;
 pub use crate::json::{Detail, StrList, Text, ToValue};
 use crate::json::{FUZZY, JsonWriter, Out, STEPS, Stack, Tail};
 
+/// One plain variant's catalog entry, in a single constant call (a chain
+/// of `with_*` calls per variant costs compile time in large enums).
+#[allow(clippy::too_many_arguments)] // one per field of the spec
+#[must_use]
+pub const fn spec(
+    name: &'static str,
+    class: ErrorClass,
+    code: &'static str,
+    category: UserErrorCategory,
+    suggested_tool: Option<&'static str>,
+    next_steps: &'static [&'static str],
+    message: Option<&'static str>,
+    help_url: Option<&'static str>,
+) -> VariantSpec {
+    VariantSpec {
+        name,
+        code: Some(code),
+        class: Some(class),
+        category: Some(category),
+        suggested_tool,
+        next_steps,
+        message,
+        help_url,
+        transparent: false,
+    }
+}
+
 /// A new envelope with the derive's fixed parts; `code` is always static.
 #[inline]
 #[must_use]
@@ -112,7 +139,7 @@ pub fn with_tool_owned<T: ToolField>(mut envelope: ErrorEnvelope, value: T) -> E
 /// `fuzzy_matches` copied from a borrowed field, each string allocated once.
 #[inline]
 #[must_use]
-pub fn with_fuzzy<L: StrList>(mut envelope: ErrorEnvelope, list: L) -> ErrorEnvelope {
+pub fn with_fuzzy<L: ?Sized + StrList>(mut envelope: ErrorEnvelope, list: &L) -> ErrorEnvelope {
     let fuzzy = &mut envelope.fuzzy_matches;
     fuzzy.reserve_exact(list.len_hint());
     list.for_each_str(&mut |s| fuzzy.push(String::from(s)));
@@ -140,16 +167,6 @@ pub fn with_steps<const N: usize>(
     steps: [String; N],
 ) -> ErrorEnvelope {
     envelope.next_steps = Vec::from(steps);
-    envelope
-}
-
-/// Appends copies of a borrowed `next_steps` field after the templates.
-#[inline]
-#[must_use]
-pub fn with_more_steps<L: StrList>(mut envelope: ErrorEnvelope, list: L) -> ErrorEnvelope {
-    let steps = &mut envelope.next_steps;
-    steps.reserve_exact(list.len_hint());
-    list.for_each_str(&mut |s| steps.push(String::from(s)));
     envelope
 }
 
@@ -229,46 +246,159 @@ pub fn detail<'a, T: Serialize>(key: &'static str, value: &'a T) -> Detail<'a> {
 }
 
 /// What an error describes itself to in `Envelope::__build`: an owned
-/// envelope being filled, or JSON being written.
+/// envelope, or JSON being written.
 ///
 /// The derive calls `start` first, then any of `ora_code`, `tool`, `fuzzy`,
 /// `steps`, `retry`, `help_url` and `details` in this order (the wire
-/// order), each at most once, then `finish`; or `envelope` alone, with an
-/// envelope built another way. Every argument borrows the error, so nothing
-/// is copied unless the builder keeps it.
-pub trait Builder {
+/// order), each at most once; or `envelope` alone, with an envelope built
+/// another way. Whoever called `__build` then calls `finish` once. Every argument borrows the error, so nothing
+/// is copied unless the builder keeps it. Builders pass by value, like the
+/// builder methods of a hand-written conversion, so an inlined chain builds
+/// the envelope where it is returned.
+pub trait Builder: Sized {
     /// The class, the category, the static code and the message.
+    #[must_use]
     fn start(
-        &mut self,
+        self,
         class: ErrorClass,
         category: UserErrorCategory,
         code: &'static str,
         message: Text<'_>,
-    );
+    ) -> Self;
     /// The backend's numeric code, if any.
-    fn ora_code(&mut self, code: Option<i32>);
+    #[must_use]
+    fn ora_code(self, code: Option<i32>) -> Self;
     /// The suggested tool, if any.
-    fn tool(&mut self, tool: Option<&str>);
+    #[must_use]
+    fn tool(self, tool: Option<&str>) -> Self;
     /// The `fuzzy_matches` field.
-    fn fuzzy(&mut self, list: &dyn StrList);
+    #[must_use]
+    fn fuzzy(self, list: &dyn StrList) -> Self;
     /// The `next_step` templates, then the `next_steps` field.
-    fn steps(&mut self, templates: &[fmt::Arguments<'_>], more: Option<&dyn StrList>);
+    #[must_use]
+    fn steps(self, templates: &[Text<'_>], more: Option<&dyn StrList>) -> Self;
     /// The retry hint, if any.
-    fn retry(&mut self, ms: Option<u64>);
+    #[must_use]
+    fn retry(self, ms: Option<u64>) -> Self;
     /// The help URL.
-    fn help_url(&mut self, url: &str);
+    #[must_use]
+    fn help_url(self, url: &str) -> Self;
     /// The `detail` fields.
-    fn details(&mut self, details: &[Detail<'_>]);
-    /// Ends a description begun with `start`.
-    fn finish(&mut self);
+    #[must_use]
+    fn details(self, details: &[Detail<'_>]) -> Self;
+    /// Ends the description; called once, by whoever called `__build`.
+    #[must_use]
+    fn finish(self) -> Self;
     /// A whole envelope, instead of `start` .. `finish`.
-    fn envelope(&mut self, envelope: &ErrorEnvelope);
+    #[must_use]
+    fn envelope(self, envelope: &ErrorEnvelope) -> Self;
+    /// A whole envelope, by value, instead of `start` .. `finish`.
+    #[must_use]
+    fn envelope_owned(self, envelope: ErrorEnvelope) -> Self {
+        self.envelope(&envelope)
+    }
+}
+
+/// An envelope builds itself: `to_envelope` passes an empty placeholder
+/// that `start` (or `envelope`) replaces, and the builder that comes back
+/// is the result, with nothing to unwrap or move. Only `to_envelope` may
+/// start one: `start` forgets the builder it is given, which is sound but
+/// would leak an envelope that owned memory.
+#[doc(hidden)]
+impl Builder for ErrorEnvelope {
+    #[inline]
+    fn start(
+        self,
+        class: ErrorClass,
+        category: UserErrorCategory,
+        code: &'static str,
+        message: Text<'_>,
+    ) -> Self {
+        // The placeholder owns no memory (see `to_envelope`); forgetting it
+        // spares running its drop glue, which the compiler cannot prove
+        // empty here.
+        std::mem::forget(self);
+        let message = match message {
+            Text::Str(s) => String::from(s),
+            Text::Fmt(args) => render(args),
+        };
+        new(class, category, code, message)
+    }
+
+    #[inline]
+    fn ora_code(self, code: Option<i32>) -> Self {
+        with_ora_code(self, code)
+    }
+
+    #[inline]
+    fn tool(self, tool: Option<&str>) -> Self {
+        with_tool(self, tool)
+    }
+
+    #[inline]
+    fn fuzzy(self, list: &dyn StrList) -> Self {
+        with_fuzzy(self, list)
+    }
+
+    #[inline]
+    fn steps(mut self, templates: &[Text<'_>], more: Option<&dyn StrList>) -> Self {
+        let steps = &mut self.next_steps;
+        steps.reserve_exact(templates.len() + more.map_or(0, StrList::len_hint));
+        steps.extend(templates.iter().map(|template| match *template {
+            Text::Str(s) => String::from(s),
+            Text::Fmt(args) => render(args),
+        }));
+        if let Some(more) = more {
+            more.for_each_str(&mut |s| steps.push(String::from(s)));
+        }
+        self
+    }
+
+    #[inline]
+    fn retry(self, ms: Option<u64>) -> Self {
+        with_retry(self, ms)
+    }
+
+    #[inline]
+    fn help_url(self, url: &str) -> Self {
+        with_help_url(self, url)
+    }
+
+    fn details(self, details: &[Detail<'_>]) -> Self {
+        with_details(self, details)
+    }
+
+    #[inline]
+    fn finish(self) -> Self {
+        self
+    }
+
+    fn envelope(self, envelope: &ErrorEnvelope) -> Self {
+        std::mem::forget(self);
+        envelope.clone()
+    }
+
+    fn envelope_owned(self, envelope: ErrorEnvelope) -> Self {
+        std::mem::forget(self);
+        envelope
+    }
+}
+
+/// The derived `to_envelope`: the error describes itself to an envelope.
+#[inline]
+#[must_use]
+pub fn to_envelope<E: ?Sized + Envelope>(error: &E) -> ErrorEnvelope {
+    // Allocates nothing, so `start` may forget it.
+    let placeholder = ErrorEnvelope::new(ErrorClass::Internal, String::new());
+    error.__build(placeholder).finish()
 }
 
 /// Writes the JSON as the error describes itself, and notes the category.
 pub(crate) struct Json<'o, O: Out> {
     writer: JsonWriter<'o, 'static, O>,
     category: Option<UserErrorCategory>,
+    /// Set once a whole envelope was written: `finish` has nothing to add.
+    complete: bool,
 }
 
 impl<'o, O: Out> Json<'o, O> {
@@ -276,6 +406,7 @@ impl<'o, O: Out> Json<'o, O> {
         Json {
             writer: JsonWriter::new(out),
             category: None,
+            complete: false,
         }
     }
 }
@@ -283,12 +414,12 @@ impl<'o, O: Out> Json<'o, O> {
 impl<O: Out> Builder for Json<'_, O> {
     #[inline]
     fn start(
-        &mut self,
+        mut self,
         class: ErrorClass,
         category: UserErrorCategory,
         code: &'static str,
         message: Text<'_>,
-    ) {
+    ) -> Self {
         let tail = Tail {
             code: Some(code),
             category: Some(category),
@@ -296,64 +427,75 @@ impl<O: Out> Builder for Json<'_, O> {
         };
         self.writer.begin(class, message, tail);
         self.category = Some(category);
+        self
     }
 
     #[inline]
-    fn ora_code(&mut self, code: Option<i32>) {
+    fn ora_code(mut self, code: Option<i32>) -> Self {
         self.writer.ora_code(code);
+        self
     }
 
     #[inline]
-    fn tool(&mut self, tool: Option<&str>) {
+    fn tool(mut self, tool: Option<&str>) -> Self {
         self.writer.tool(tool);
+        self
     }
 
     #[inline]
-    fn fuzzy(&mut self, list: &dyn StrList) {
+    fn fuzzy(mut self, list: &dyn StrList) -> Self {
         self.writer.list(FUZZY, &[], Some(list));
+        self
     }
 
     #[inline]
-    fn steps(&mut self, templates: &[fmt::Arguments<'_>], more: Option<&dyn StrList>) {
+    fn steps(mut self, templates: &[Text<'_>], more: Option<&dyn StrList>) -> Self {
         self.writer.list(STEPS, templates, more);
+        self
     }
 
     #[inline]
-    fn retry(&mut self, ms: Option<u64>) {
+    fn retry(mut self, ms: Option<u64>) -> Self {
         self.writer.retry(ms);
+        self
     }
 
     #[inline]
-    fn help_url(&mut self, url: &str) {
+    fn help_url(mut self, url: &str) -> Self {
         self.writer.help_url(Some(url));
+        self
     }
 
-    fn details(&mut self, details: &[Detail<'_>]) {
+    fn details(mut self, details: &[Detail<'_>]) -> Self {
         self.writer.details_fields(details);
+        self
     }
 
     #[inline]
-    fn finish(&mut self) {
-        self.writer.end();
+    fn finish(mut self) -> Self {
+        if !self.complete {
+            self.writer.end();
+        }
+        self
     }
 
-    fn envelope(&mut self, envelope: &ErrorEnvelope) {
+    fn envelope(mut self, envelope: &ErrorEnvelope) -> Self {
         crate::json::write_envelope(self.writer.out, envelope);
         self.category = Some(envelope.effective_category());
+        self.complete = true;
+        self
     }
 }
 
 /// Appends an error's JSON to `out`.
 pub(crate) fn write_json<E: ?Sized + Envelope>(error: &E, out: &mut String) {
-    error.__build(&mut Json::new(out));
+    let _ = error.__build(Json::new(out)).finish();
 }
 
 /// An error's JSON in a string allocated once, and its category.
 pub(crate) fn to_json<E: ?Sized + Envelope>(error: &E) -> (String, Option<UserErrorCategory>) {
     let mut out = Stack::new();
-    let mut json = Json::new(&mut out);
-    error.__build(&mut json);
-    let category = json.category;
+    let category = error.__build(Json::new(&mut out)).finish().category;
     (out.finish(), category)
 }
 

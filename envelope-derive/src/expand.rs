@@ -14,7 +14,7 @@ use syn::{DeriveInput, Ident, LitStr};
 use crate::ast::{Input, Shape, Variant};
 use crate::ctxt::Ctxt;
 use crate::fmt::Piece;
-use crate::names::unraw;
+use crate::names::{self, unraw};
 use crate::valid::{self, Kind, Message, Model, Plain, Rendered};
 
 /// Expands `#[derive(Envelope)]` for `input`: the `Envelope` impl and the two
@@ -24,10 +24,32 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let ast = Input::from_syn(&cx, input)?;
     let model = valid::validate(&cx, &ast);
     cx.check()?;
-    Ok(impls(&model))
+    Ok(impls(&model, &fresh_type_param(input)))
 }
 
-fn impls(model: &Model) -> TokenStream {
+/// A name for `__build`'s builder type parameter that appears nowhere in
+/// the input, so it can neither clash with the user's generics nor shadow a
+/// type the user's fields or attributes name: `B`, else `B0`, `B1`, ...
+fn fresh_type_param(input: &DeriveInput) -> Ident {
+    fn collect(tokens: TokenStream, names: &mut Vec<String>) {
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) => names.push(ident.to_string()),
+                proc_macro2::TokenTree::Group(group) => collect(group.stream(), names),
+                _ => {}
+            }
+        }
+    }
+    let mut names = Vec::new();
+    collect(quote!(#input), &mut names);
+    let name = std::iter::once(String::from("B"))
+        .chain((0..).map(|i| format!("B{i}")))
+        .find(|candidate| !names.contains(candidate))
+        .unwrap_or_default();
+    Ident::new(&name, Span::call_site())
+}
+
+fn impls(model: &Model, builder_type: &Ident) -> TokenStream {
     let input = model.input;
     let krate = &model.krate;
     let p = quote!(#krate::__private);
@@ -38,7 +60,7 @@ fn impls(model: &Model) -> TokenStream {
     let pairs: Vec<(&Variant, &Kind)> = variants.iter().zip(&model.variants).collect();
     let is_empty = pairs.is_empty();
 
-    let error_class = dispatch(&pairs, is_empty, |variant, kind| match kind {
+    let error_class = dispatch(input, &pairs, is_empty, |variant, kind| match kind {
         Kind::Plain(plain) => {
             let class = class_path(&p, plain);
             (pattern(input, variant, &[]), quote!(#class))
@@ -46,12 +68,12 @@ fn impls(model: &Model) -> TokenStream {
         Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(error_class), None),
         Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(error_class))),
     });
-    let user_category = dispatch(&pairs, is_empty, |variant, kind| match kind {
+    let user_category = dispatch(input, &pairs, is_empty, |variant, kind| match kind {
         Kind::Plain(plain) => (pattern(input, variant, &[]), category(&p, plain)),
         Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(user_category), None),
         Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(user_category))),
     });
-    let code = dispatch(&pairs, is_empty, |variant, kind| match kind {
+    let code = dispatch(input, &pairs, is_empty, |variant, kind| match kind {
         Kind::Plain(plain) => {
             let code = &plain.code;
             (pattern(input, variant, &[]), quote!(#p::Some(#code)))
@@ -59,29 +81,23 @@ fn impls(model: &Model) -> TokenStream {
         Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(code), None),
         Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(code))),
     });
-    let to_envelope = dispatch(&pairs, is_empty, |variant, kind| match kind {
-        Kind::Plain(plain) => convert(&p, input, variant, plain, false),
-        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(to_envelope), None),
-        Kind::With(i, path) => with(&p, input, variant, *i, path, None),
-    });
     let builder = Ident::new("builder", Span::mixed_site());
-    let build_arms = dispatch(&pairs, is_empty, |variant, kind| match kind {
+    let build_arms = dispatch(input, &pairs, is_empty, |variant, kind| match kind {
         Kind::Plain(plain) => describe(&p, input, variant, plain, &builder),
         Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(__build), Some(&builder)),
         Kind::With(i, path) => {
             let (pat, built) = with(&p, input, variant, *i, path, None);
-            (pat, quote!(#p::Builder::envelope(#builder, &#built)))
+            (pat, quote!(#p::Builder::envelope_owned(#builder, #built)))
         }
     });
     let into_envelope = {
         let arms = pairs.iter().map(|(variant, kind)| {
-            let cfgs = &variant.cfgs;
             let (pat, body) = match kind {
                 // Only list and tool fields can move into the envelope; every
                 // other variant takes the borrowing path, which allocates the
                 // same strings. (`Display` also needs the whole value, which
                 // moves would break up.)
-                Kind::Plain(plain) if moves(plain) => convert(&p, input, variant, plain, true),
+                Kind::Plain(plain) if moves(plain) => convert(&p, input, variant, plain),
                 Kind::Plain(_) => (
                     pattern(input, variant, &[]),
                     quote!(<Self as #p::Envelope>::to_envelope(&self)),
@@ -95,12 +111,13 @@ fn impls(model: &Model) -> TokenStream {
                     (pat, quote!({ let #binding = &#binding; #body }))
                 }
             };
-            quote!(#(#cfgs)* #pat => #body,)
+            (*variant, pat, body)
         });
+        let arms = grouped(input, arms);
         if is_empty {
             quote!(match self {})
         } else {
-            quote!(match self { #(#arms)* })
+            quote!(match self { #arms })
         }
     };
     let specs = pairs.iter().map(|(variant, kind)| spec(&p, variant, kind));
@@ -125,10 +142,10 @@ fn impls(model: &Model) -> TokenStream {
             }
 
             fn to_envelope(&self) -> #p::ErrorEnvelope {
-                #to_envelope
+                #p::to_envelope(self)
             }
 
-            fn __build(&self, #builder: &mut impl #p::Builder) {
+            fn __build<#builder_type: #p::Builder>(&self, #builder: #builder_type) -> #builder_type {
                 #build_arms
             }
 
@@ -165,7 +182,12 @@ fn impls(model: &Model) -> TokenStream {
 }
 
 /// A `match self` over every variant, or `match *self {}` for an empty enum.
-fn dispatch<F>(pairs: &[(&Variant, &Kind)], is_empty: bool, mut arm: F) -> TokenStream
+fn dispatch<F>(
+    input: &Input,
+    pairs: &[(&Variant, &Kind)],
+    is_empty: bool,
+    mut arm: F,
+) -> TokenStream
 where
     F: FnMut(&Variant, &Kind) -> (TokenStream, TokenStream),
 {
@@ -174,10 +196,39 @@ where
     }
     let arms = pairs.iter().map(|(variant, kind)| {
         let (pat, body) = arm(variant, kind);
-        let cfgs = &variant.cfgs;
-        quote!(#(#cfgs)* #pat => #body,)
+        (*variant, pat, body)
     });
-    quote!(match self { #(#arms)* })
+    let arms = grouped(input, arms);
+    quote!(match self { #arms })
+}
+
+/// Match arms, with the arms that bind no field and share a body merged
+/// into one or-pattern arm (`Self::A { .. } | Self::B { .. } => body`):
+/// one body to type-check and compile instead of one per variant, which
+/// keeps large enums cheap. Variants under `#[cfg]` keep their own arm.
+fn grouped<'a>(
+    input: &Input,
+    arms: impl Iterator<Item = (&'a Variant<'a>, TokenStream, TokenStream)>,
+) -> TokenStream {
+    let mut groups: Vec<(String, Vec<TokenStream>, TokenStream)> = Vec::new();
+    let mut out = TokenStream::new();
+    for (variant, pat, body) in arms {
+        let cfgs = &variant.cfgs;
+        let binds_nothing = pat.to_string() == pattern(input, variant, &[]).to_string();
+        if !cfgs.is_empty() || !binds_nothing {
+            out.extend(quote!(#(#cfgs)* #pat => #body,));
+            continue;
+        }
+        let key = body.to_string();
+        match groups.iter_mut().find(|(k, _, _)| *k == key) {
+            Some((_, pats, _)) => pats.push(pat),
+            None => groups.push((key, vec![pat], body)),
+        }
+    }
+    for (_, pats, body) in groups {
+        out.extend(quote!(#(#pats)|* => #body,));
+    }
+    out
 }
 
 /// `Self::Variant { a: field_0, .. }` (or `Self { .. }` for a struct),
@@ -247,8 +298,8 @@ fn category(p: &TokenStream, plain: &Plain) -> TokenStream {
             quote!(#p::UserErrorCategory::#category)
         }
         None => {
-            let class = class_path(p, plain);
-            quote!(#class.default_category())
+            let category = Ident::new(names::default_category(plain.class), Span::call_site());
+            quote!(#p::UserErrorCategory::#category)
         }
     }
 }
@@ -266,7 +317,8 @@ fn moves(plain: &Plain) -> bool {
 
 /// The `__build` arm of a plain variant: the builder calls, in wire order,
 /// with the fields by reference (templates stay `format_args!`, lists stay
-/// the field's collection), so a JSON builder copies nothing.
+/// the field's collection), so a JSON builder copies nothing. The builder
+/// passes by value through the chain, as in a hand-written conversion.
 fn describe(
     p: &TokenStream,
     input: &Input,
@@ -308,7 +360,7 @@ fn describe(
     };
     let call = |method: &str, args: TokenStream| {
         let method = format_ident!("{}", method);
-        quote!(#p::Builder::#method(#builder, #args);)
+        quote!(#p::Builder::#method(#builder, #args))
     };
 
     let mut calls = vec![call("start", quote!(#class, #category, #code, #message))];
@@ -329,12 +381,8 @@ fn describe(
             .next_steps
             .iter()
             .map(|r| match format_args(p, variant, r, false) {
-                Template::Args(args) => args,
-                Template::Literal(text) => {
-                    let escaped = text.value().replace('{', "{{").replace('}', "}}");
-                    let escaped = LitStr::new(&escaped, text.span());
-                    quote!(#p::format_args!(#escaped))
-                }
+                Template::Args(args) => quote!(#p::Text::Fmt(#args)),
+                Template::Literal(text) => quote!(#p::Text::Str(#text)),
             });
         let more = match more {
             Some(list) => quote!(#p::Some(&#list)),
@@ -361,26 +409,29 @@ fn describe(
         });
         calls.push(call("details", quote!(&[#(#details),*])));
     }
-    calls.push(call("finish", quote!()));
 
-    (pattern(input, variant, &bound), quote!({ #(#calls)* }))
+    // Each call takes the builder the previous one returned; the last one's
+    // is the arm's value. (The caller finishes the description.)
+    let last = calls.pop();
+    (
+        pattern(input, variant, &bound),
+        quote!({ #(let #builder = #calls;)* #last }),
+    )
 }
 
-/// The arm building a plain variant's envelope, in the shape of a
-/// hand-written conversion: the envelope goes through `with_*` helpers by
-/// value. With `owned`, fields are bound by value and list or tool fields
-/// move into the envelope; `into_envelope` uses it only for variants that
-/// have such a field (see `moves`).
+/// The `into_envelope` arm of a plain variant with a field to move (see
+/// `moves`), in the shape of a hand-written conversion: fields are bound by
+/// value, list and tool fields move into the envelope, and the envelope
+/// goes through `with_*` helpers by value.
 ///
-/// Role and detail fields go through the same helpers, with the same
-/// argument types, as in `describe`, so a field of the wrong type gets one
-/// error instead of one per method.
+/// Everything borrowed goes through the same helpers, with the same
+/// argument types, as in `describe` (`&field` here, a reference binding
+/// there), so a field of the wrong type gets one error instead of two.
 fn convert(
     p: &TokenStream,
     input: &Input,
     variant: &Variant,
     plain: &Plain,
-    owned: bool,
 ) -> (TokenStream, TokenStream) {
     let bound: Vec<usize> = (0..variant.fields.len())
         .filter(|&i| variant.fields[i].is_bound(plain, i))
@@ -389,38 +440,32 @@ fn convert(
     let class = class_path(p, plain);
     let category = category(p, plain);
     let code = &plain.code;
-    // Owned bindings are borrowed (`&field`), so every path formats the
-    // same argument types.
-    let string = |rendered: &Rendered| match format_args(p, variant, rendered, owned) {
+    let string = |rendered: &Rendered| match format_args(p, variant, rendered, true) {
         Template::Args(args) => quote!(#p::render(#args)),
         Template::Literal(text) => quote!(#p::text(#text)),
     };
     let message = match &plain.message {
         Message::Template(rendered) => string(rendered),
-        Message::Display => quote!(#p::render(#p::format_args!("{}", #p::display(self)))),
-        Message::Generic => quote!(#p::generic(#class)),
+        // `moves` leaves `Display` variants to the borrowing path.
+        Message::Display | Message::Generic => quote!(#p::generic(#class)),
     };
     let roles = &plain.roles;
-    // `#p::helper(field)` (`&field` when owned), spanned at the field.
-    let field = |index: Option<usize>, helper: &str| {
-        index.map(|i| {
-            let field = &variant.fields[i];
-            let binding = &field.binding;
-            let helper = format_ident!("{}", helper);
-            let arg = if owned {
-                quote_spanned!(field.ty.span()=> &#binding)
-            } else {
-                quote!(#binding)
-            };
-            quote_spanned!(field.ty.span()=> #p::#helper(#arg))
-        })
+    // `#p::helper(&field)`, spanned at the field.
+    let borrowed = |index: usize, helper: TokenStream| {
+        let field = &variant.fields[index];
+        let binding = &field.binding;
+        let arg = quote_spanned!(field.ty.span()=> &#binding);
+        quote_spanned!(field.ty.span()=> #helper(#arg))
     };
-    let value = |constant: Option<TokenStream>, field: Option<TokenStream>| match (constant, field)
-    {
-        (None, None) => None,
-        (Some(constant), None) => Some(quote!(#p::Some(#constant))),
-        (None, Some(field)) => Some(field),
-        (Some(constant), Some(field)) => Some(quote!(#p::or(#field, #constant))),
+    let number = |constant: Option<TokenStream>, index: Option<usize>, helper: &str| {
+        let helper = format_ident!("{}", helper);
+        let field = index.map(|i| borrowed(i, quote!(#p::#helper)));
+        match (constant, field) {
+            (None, None) => None,
+            (Some(constant), None) => Some(quote!(#p::Some(#constant))),
+            (None, Some(field)) => Some(field),
+            (Some(constant), Some(field)) => Some(quote!(#p::or(#field, #constant))),
+        }
     };
     let with = |helper: &str, arg: TokenStream| {
         let helper = format_ident!("{}", helper);
@@ -437,60 +482,42 @@ fn convert(
     };
 
     let mut steps = Vec::new();
-    let ora = value(
+    if !roles.details.is_empty() {
+        // Details borrow, so they come before any field moves.
+        let details = roles.details.iter().map(|(key, index)| {
+            let field = &variant.fields[*index];
+            let binding = &field.binding;
+            quote_spanned!(field.ty.span()=> #p::detail(#key, &#binding))
+        });
+        steps.push(with("with_details", quote!(&[#(#details),*])));
+    }
+    let ora = number(
         plain.ora_code.map(|code| quote!(#code)),
-        field(roles.ora_code, "ora_code"),
+        roles.ora_code,
+        "ora_code",
     );
     steps.extend(ora.map(|ora| with("with_ora_code", ora)));
-    if owned {
-        let tool = plain.tool.as_ref().map(|tool| quote!(#p::Some(#tool)));
-        steps.extend(tool.map(|tool| with("with_tool", tool)));
-        steps.extend(moved(roles.suggested_tool, "with_tool_owned"));
-        steps.extend(moved(roles.fuzzy_matches, "with_fuzzy_owned"));
-    } else {
-        let tool = value(
-            plain.tool.as_ref().map(|tool| quote!(#tool)),
-            field(roles.suggested_tool, "tool_ref"),
-        );
-        steps.extend(tool.map(|tool| with("with_tool", tool)));
-        let fuzzy = field(roles.fuzzy_matches, "list");
-        steps.extend(fuzzy.map(|list| with("with_fuzzy", list)));
-    }
-    if !plain.next_steps.is_empty() {
-        let items = plain.next_steps.iter().map(string);
-        steps.push(with("with_steps", quote!([#(#items),*])));
-    }
-    if owned {
-        steps.extend(moved(roles.next_steps, "with_more_steps_owned"));
-    } else {
-        let more = field(roles.next_steps, "list");
-        steps.extend(more.map(|list| with("with_more_steps", list)));
-    }
-    let retry = value(
+    let retry = number(
         plain.retry_after_ms.map(|ms| quote!(#ms)),
-        field(roles.retry, "retry_ms"),
+        roles.retry,
+        "retry_ms",
     );
     steps.extend(retry.map(|retry| with("with_retry", retry)));
+    let tool = plain.tool.as_ref().map(|tool| quote!(#p::Some(#tool)));
+    steps.extend(tool.map(|tool| with("with_tool", tool)));
     steps.extend(
         plain
             .help_url
             .as_ref()
             .map(|url| with("with_help_url", quote!(#url))),
     );
-    if !roles.details.is_empty() {
-        let details = roles.details.iter().map(|(key, index)| {
-            let field = &variant.fields[*index];
-            let binding = &field.binding;
-            let arg = if owned {
-                quote_spanned!(field.ty.span()=> &#binding)
-            } else {
-                quote!(#binding)
-            };
-            quote_spanned!(field.ty.span()=> #p::detail(#key, #arg))
-        });
-        // Details borrow, so they come before any field moves.
-        steps.insert(0, with("with_details", quote!(&[#(#details),*])));
+    if !plain.next_steps.is_empty() {
+        let items = plain.next_steps.iter().map(string);
+        steps.push(with("with_steps", quote!([#(#items),*])));
     }
+    steps.extend(moved(roles.suggested_tool, "with_tool_owned"));
+    steps.extend(moved(roles.fuzzy_matches, "with_fuzzy_owned"));
+    steps.extend(moved(roles.next_steps, "with_more_steps_owned"));
 
     let body = quote!({
         let #env = #p::new(#class, #category, #code, #message);
@@ -570,28 +597,21 @@ fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
     };
     let class = class_path(p, plain);
     let code = &plain.code;
-    let mut spec = quote!(#p::VariantSpec::new(#name).with_class(#class).with_code(#code));
-    if let Some(category) = plain.category {
-        let category = Ident::new(category, Span::call_site());
-        spec.extend(quote!(.with_category(#p::UserErrorCategory::#category)));
-    }
-    if let Some(tool) = &plain.tool {
-        spec.extend(quote!(.with_suggested_tool(#tool)));
-    }
-    if !plain.next_steps.is_empty() {
-        let lits = plain.next_steps.iter().map(|r| &r.template.lit);
-        spec.extend(quote!(.with_next_steps(&[#(#lits),*])));
-    }
-    match &plain.message {
+    let category = category(p, plain);
+    let option = |value: Option<TokenStream>| match value {
+        Some(value) => quote!(#p::Some(#value)),
+        None => quote!(#p::None),
+    };
+    let tool = option(plain.tool.as_ref().map(|tool| quote!(#tool)));
+    let steps = plain.next_steps.iter().map(|r| &r.template.lit);
+    let message = option(match &plain.message {
         Message::Template(rendered) => {
             let lit = &rendered.template.lit;
-            spec.extend(quote!(.with_message(#lit)));
+            Some(quote!(#lit))
         }
-        Message::Generic => spec.extend(quote!(.with_message(#class.generic_message()))),
-        Message::Display => {}
-    }
-    if let Some(url) = &plain.help_url {
-        spec.extend(quote!(.with_help_url(#url)));
-    }
-    spec
+        Message::Generic => Some(quote!(#class.generic_message())),
+        Message::Display => None,
+    });
+    let help_url = option(plain.help_url.as_ref().map(|url| quote!(#url)));
+    quote!(#p::spec(#name, #class, #code, #category, #tool, &[#(#steps),*], #message, #help_url))
 }

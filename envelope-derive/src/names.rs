@@ -32,6 +32,23 @@ pub(crate) const SERVER_CLASSES: &[&str] = &[
     "Internal",
 ];
 
+/// Each class's default category, as `ErrorClass::default_category`
+/// returns it; the derive writes the category itself instead of a call per
+/// variant. A test checks it against the runtime crate.
+pub(crate) fn default_category(class: &str) -> &'static str {
+    match class {
+        "InvalidArguments"
+        | "SyntaxError"
+        | "InsufficientPrivilege"
+        | "PolicyDenied"
+        | "Unsupported" => "Validation",
+        "ObjectNotFound" => "NotFound",
+        "AlreadyExists" => "Duplicate",
+        "PreconditionFailed" | "Conflict" | "Unauthenticated" => "WorkflowDependency",
+        _ => "Technical",
+    }
+}
+
 /// The categories a variant may name: every `UserErrorCategory` but `Unknown`.
 pub(crate) const CATEGORIES: &[&str] = &[
     "WorkflowDependency",
@@ -149,6 +166,14 @@ mod tests {
     fn closest_names() {
         assert_eq!(closest("clas", &["class", "code"]), Some("class"));
         assert_eq!(closest("ObjectNotFund", CLASSES), Some("ObjectNotFound"));
+        for class in CLASSES {
+            let runtime: envelope::ErrorClass = upper_snake(class).parse().unwrap();
+            assert_eq!(
+                default_category(class),
+                runtime.default_category().as_str(),
+                "{class}"
+            );
+        }
         assert_eq!(closest("zzzzzz", CLASSES), None);
     }
 }
