@@ -68,11 +68,28 @@ fn impls(model: &Model, builder_type: &Ident) -> TokenStream {
         Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(error_class), None),
         Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(error_class))),
     });
-    let user_category = dispatch(input, &pairs, is_empty, |variant, kind| match kind {
-        Kind::Plain(plain) => (pattern(input, variant, &[]), category(&p, plain)),
-        Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(user_category), None),
-        Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(user_category))),
-    });
+    // The trait's provided `user_category` is the class's default category:
+    // only a type with a `category` attribute or a delegating variant needs
+    // its own.
+    let defaults_only = model
+        .variants
+        .iter()
+        .all(|kind| matches!(kind, Kind::Plain(plain) if plain.category.is_none()));
+    let user_category = if defaults_only && !is_empty {
+        TokenStream::new()
+    } else {
+        let arms = dispatch(input, &pairs, is_empty, |variant, kind| match kind {
+            Kind::Plain(plain) => (pattern(input, variant, &[]), category(&p, plain)),
+            Kind::Transparent(i) => delegate(&p, input, variant, *i, quote!(user_category), None),
+            Kind::With(i, path) => with(&p, input, variant, *i, path, Some(quote!(user_category))),
+        });
+        quote! {
+            #[inline]
+            fn user_category(&self) -> #p::UserErrorCategory {
+                #arms
+            }
+        }
+    };
     let code = dispatch(input, &pairs, is_empty, |variant, kind| match kind {
         Kind::Plain(plain) => {
             let code = &plain.code;
@@ -131,10 +148,7 @@ fn impls(model: &Model, builder_type: &Ident) -> TokenStream {
                 #error_class
             }
 
-            #[inline]
-            fn user_category(&self) -> #p::UserErrorCategory {
-                #user_category
-            }
+            #user_category
 
             #[inline]
             fn code(&self) -> #p::Option<&'static str> {
@@ -363,7 +377,9 @@ fn describe(
         quote!(#p::Builder::#method(#builder, #args))
     };
 
-    let mut calls = vec![call("start", quote!(#class, #category, #code, #message))];
+    let mut calls = vec![call("start", quote!(#class, #code, #message))];
+    // The builder starts with the class's default category.
+    calls.extend(plain.category.map(|_| call("category", category)));
     let ora = value(
         plain.ora_code.map(|code| quote!(#code)),
         field(roles.ora_code, "ora_code"),
@@ -438,7 +454,10 @@ fn convert(
         .collect();
     let env = Ident::new("envelope", Span::mixed_site());
     let class = class_path(p, plain);
-    let category = category(p, plain);
+    let category = plain.category.map(|_| {
+        let category = category(p, plain);
+        quote!(let #env = #p::with_category(#env, #category);)
+    });
     let code = &plain.code;
     let string = |rendered: &Rendered| match format_args(p, variant, rendered, true) {
         Template::Args(args) => quote!(#p::render(#args)),
@@ -520,7 +539,8 @@ fn convert(
     steps.extend(moved(roles.next_steps, "with_more_steps_owned"));
 
     let body = quote!({
-        let #env = #p::new(#class, #category, #code, #message);
+        let #env = #p::new(#class, #code, #message);
+        #category
         #(#steps)*
         #env
     });
