@@ -151,6 +151,15 @@ mod to_json_string {
             .with_inputs(|| object_not_found().into_envelope())
             .bench_refs(|envelope| envelope.to_json_string());
     }
+
+    /// `serde_json::to_string` of the same envelope: serde's derive, for
+    /// comparison with the writer above.
+    #[divan::bench(sample_count = 400, sample_size = 64)]
+    fn envelope_serde(bencher: Bencher) {
+        bencher
+            .with_inputs(|| object_not_found().into_envelope())
+            .bench_refs(|envelope| serde_json::to_string(envelope).unwrap());
+    }
 }
 
 /// `error_class()` over all twelve variants, one call each.

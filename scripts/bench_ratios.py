@@ -24,6 +24,7 @@ COMPARISONS = [
     ("to_tool_result", "seed", "serde_direct", "seed / plain direct serde", None, None),
     ("to_json_string", "seed", "derived", "seed / derived (speed-up)", None, None),
     ("to_json_string", "seed", "serde_direct", "seed / plain direct serde", None, None),
+    ("to_json_string", "envelope_serde", "envelope", "serde / writer, same envelope", None, None),
     ("error_class", "derived", "hand_written", "derived / hand-written", 1.1, "max"),
     ("code", "derived", "hand_written", "derived / hand-written", 1.1, "max"),
 ]

@@ -219,6 +219,7 @@ impl ErrorClass {
     /// True for `Busy`, `Timeout`, `Transient` and `ConnectionFailed` only.
     /// This speaks about the condition, not about idempotence: whether a
     /// write may be replayed is the caller's decision.
+    #[inline]
     #[must_use]
     pub const fn is_retryable(self) -> bool {
         matches!(
@@ -231,6 +232,7 @@ impl ErrorClass {
     }
 
     /// The conversation-flow category used when a variant does not name one.
+    #[inline]
     #[must_use]
     pub const fn default_category(self) -> UserErrorCategory {
         match self {

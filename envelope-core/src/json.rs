@@ -252,14 +252,6 @@ impl<'o, 't, O: Out> JsonWriter<'o, 't, O> {
         self.tail = Some(tail);
     }
 
-    /// Replaces the category `begin` was given; it is written later.
-    #[inline]
-    pub(crate) fn set_category(&mut self, category: UserErrorCategory) {
-        if let Some(tail) = &mut self.tail {
-            tail.category = Some(category);
-        }
-    }
-
     #[inline]
     pub(crate) fn ora_code(&mut self, code: Option<i32>) {
         if let Some(code) = code {

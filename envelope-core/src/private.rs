@@ -54,21 +54,18 @@ pub const fn spec(
     }
 }
 
-/// A new envelope with the derive's fixed parts and the class's default
-/// category; `code` is always static.
+/// A new envelope with the derive's fixed parts; `code` is always static.
 #[inline]
 #[must_use]
-pub fn new(class: ErrorClass, code: &'static str, message: String) -> ErrorEnvelope {
+pub fn new(
+    class: ErrorClass,
+    category: UserErrorCategory,
+    code: &'static str,
+    message: String,
+) -> ErrorEnvelope {
     let mut envelope = ErrorEnvelope::new(class, message);
-    envelope.code = Some(Cow::Borrowed(code));
-    envelope
-}
-
-/// Replaces the class's default category (a `category` attribute).
-#[inline]
-#[must_use]
-pub fn with_category(mut envelope: ErrorEnvelope, category: UserErrorCategory) -> ErrorEnvelope {
     envelope.category = Some(category);
+    envelope.code = Some(Cow::Borrowed(code));
     envelope
 }
 
@@ -251,7 +248,7 @@ pub fn detail<'a, T: Serialize>(key: &'static str, value: &'a T) -> Detail<'a> {
 /// What an error describes itself to in `Envelope::__build`: an owned
 /// envelope, or JSON being written.
 ///
-/// The derive calls `start` first, then any of `category`, `ora_code`, `tool`, `fuzzy`,
+/// The derive calls `start` first, then any of `ora_code`, `tool`, `fuzzy`,
 /// `steps`, `retry`, `help_url` and `details` in this order (the wire
 /// order), each at most once; or `envelope` alone, with an envelope built
 /// another way. Whoever called `__build` then calls `finish` once. Every argument borrows the error, so nothing
@@ -259,13 +256,15 @@ pub fn detail<'a, T: Serialize>(key: &'static str, value: &'a T) -> Detail<'a> {
 /// builder methods of a hand-written conversion, so an inlined chain builds
 /// the envelope where it is returned.
 pub trait Builder: Sized {
-    /// The class, the static code and the message; the category is the
-    /// class's default until `category` says otherwise.
+    /// The class, the category, the static code and the message.
     #[must_use]
-    fn start(self, class: ErrorClass, code: &'static str, message: Text<'_>) -> Self;
-    /// A category other than the class's default.
-    #[must_use]
-    fn category(self, category: UserErrorCategory) -> Self;
+    fn start(
+        self,
+        class: ErrorClass,
+        category: UserErrorCategory,
+        code: &'static str,
+        message: Text<'_>,
+    ) -> Self;
     /// The backend's numeric code, if any.
     #[must_use]
     fn ora_code(self, code: Option<i32>) -> Self;
@@ -308,7 +307,13 @@ pub trait Builder: Sized {
 #[doc(hidden)]
 impl Builder for ErrorEnvelope {
     #[inline]
-    fn start(self, class: ErrorClass, code: &'static str, message: Text<'_>) -> Self {
+    fn start(
+        self,
+        class: ErrorClass,
+        category: UserErrorCategory,
+        code: &'static str,
+        message: Text<'_>,
+    ) -> Self {
         // The placeholder owns no memory (see `to_envelope`); forgetting it
         // spares running its drop glue, which the compiler cannot prove
         // empty here.
@@ -317,12 +322,7 @@ impl Builder for ErrorEnvelope {
             Text::Str(s) => String::from(s),
             Text::Fmt(args) => render(args),
         };
-        new(class, code, message)
-    }
-
-    #[inline]
-    fn category(self, category: UserErrorCategory) -> Self {
-        with_category(self, category)
+        new(class, category, code, message)
     }
 
     #[inline]
@@ -413,21 +413,19 @@ impl<'o, O: Out> Json<'o, O> {
 
 impl<O: Out> Builder for Json<'_, O> {
     #[inline]
-    fn start(mut self, class: ErrorClass, code: &'static str, message: Text<'_>) -> Self {
-        let category = class.default_category();
+    fn start(
+        mut self,
+        class: ErrorClass,
+        category: UserErrorCategory,
+        code: &'static str,
+        message: Text<'_>,
+    ) -> Self {
         let tail = Tail {
             code: Some(code),
             category: Some(category),
             retryable: class.is_retryable(),
         };
         self.writer.begin(class, message, tail);
-        self.category = Some(category);
-        self
-    }
-
-    #[inline]
-    fn category(mut self, category: UserErrorCategory) -> Self {
-        self.writer.set_category(category);
         self.category = Some(category);
         self
     }

@@ -377,9 +377,7 @@ fn describe(
         quote!(#p::Builder::#method(#builder, #args))
     };
 
-    let mut calls = vec![call("start", quote!(#class, #code, #message))];
-    // The builder starts with the class's default category.
-    calls.extend(plain.category.map(|_| call("category", category)));
+    let mut calls = vec![call("start", quote!(#class, #category, #code, #message))];
     let ora = value(
         plain.ora_code.map(|code| quote!(#code)),
         field(roles.ora_code, "ora_code"),
@@ -454,10 +452,7 @@ fn convert(
         .collect();
     let env = Ident::new("envelope", Span::mixed_site());
     let class = class_path(p, plain);
-    let category = plain.category.map(|_| {
-        let category = category(p, plain);
-        quote!(let #env = #p::with_category(#env, #category);)
-    });
+    let category = category(p, plain);
     let code = &plain.code;
     let string = |rendered: &Rendered| match format_args(p, variant, rendered, true) {
         Template::Args(args) => quote!(#p::render(#args)),
@@ -539,8 +534,7 @@ fn convert(
     steps.extend(moved(roles.next_steps, "with_more_steps_owned"));
 
     let body = quote!({
-        let #env = #p::new(#class, #code, #message);
-        #category
+        let #env = #p::new(#class, #category, #code, #message);
         #(#steps)*
         #env
     });
