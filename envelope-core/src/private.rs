@@ -342,15 +342,21 @@ impl Builder for ErrorEnvelope {
 
     #[inline]
     fn steps(mut self, templates: &[Text<'_>], more: Option<&dyn StrList>) -> Self {
-        let steps = &mut self.next_steps;
-        steps.reserve_exact(templates.len() + more.map_or(0, StrList::len_hint));
-        steps.extend(templates.iter().map(|template| match *template {
-            Text::Str(s) => String::from(s),
-            Text::Fmt(args) => render(args),
-        }));
+        let mut steps = match more {
+            None => Vec::with_capacity(templates.len()),
+            Some(more) => Vec::with_capacity(templates.len() + more.len_hint()),
+        };
+        for template in templates {
+            steps.push(match *template {
+                Text::Str(s) => String::from(s),
+                Text::Fmt(args) => render(args),
+            });
+        }
         if let Some(more) = more {
             more.for_each_str(&mut |s| steps.push(String::from(s)));
         }
+        // The placeholder's list is empty: replacing it frees nothing.
+        self.next_steps = steps;
         self
     }
 
