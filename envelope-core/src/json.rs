@@ -429,58 +429,24 @@ fn push_escaped<O: Out>(out: &mut O, s: &str) {
     }
 }
 
+/// The rare text that needs escaping goes through `serde_json` itself, so
+/// the escapes are serde_json's by construction, not a copy of its rules.
 #[cold]
 fn push_escaped_slow<O: Out>(out: &mut O, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut start = 0;
-    for (i, byte) in s.bytes().enumerate() {
-        let short = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x00..=0x1f => "",
-            _ => continue,
-        };
-        // Escapes are ASCII, so `i` is a char boundary.
-        out.push_str(&s[start..i]);
-        if short.is_empty() {
-            let hex = [
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(byte >> 4)],
-                HEX[usize::from(byte & 0xf)],
-            ];
-            out.push_str(std::str::from_utf8(&hex).unwrap_or_default());
-        } else {
-            out.push_str(short);
-        }
-        start = i + 1;
-    }
-    out.push_str(&s[start..]);
+    let quoted = serde_json::to_string(s).unwrap_or_default();
+    let inner = quoted
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .unwrap_or_default();
+    out.push_str(inner);
 }
 
-/// Writes an integer in decimal, as `serde_json` (itoa) does.
-fn push_int<O: Out>(out: &mut O, negative: bool, mut value: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
+/// Writes an integer in decimal, with `itoa` (what `serde_json` uses).
+fn push_int<O: Out>(out: &mut O, negative: bool, value: u64) {
     if negative {
         out.push_str("-");
     }
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    out.push_str(itoa::Buffer::new().format(value));
 }
 
 /// A `fmt::Write` that escapes what it is given into an [`Out`].
