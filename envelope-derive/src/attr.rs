@@ -233,24 +233,15 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                     })?;
                 }
                 "code" => {
-                    let lit = string_value(meta, "code = \"UPPER_SNAKE_CASE\"")?;
-                    if !names::is_code(&lit.value()) {
-                        cx.push(syn::Error::new(
-                            lit.span(),
-                            "a code is UPPER_SNAKE_CASE (A-Z, 0-9 and `_`, starting with a letter), for example `code = \"LEASE_REQUIRED\"`",
-                        ));
-                    }
-                    out.code = Some(lit);
+                    out.code = Some(code_value(cx, meta, "a code", "code = \"LEASE_REQUIRED\"")?)
                 }
                 "code_prefix" => {
-                    let lit = string_value(meta, "code_prefix = \"ORA_\"")?;
-                    if !names::is_code(&lit.value()) {
-                        cx.push(syn::Error::new(
-                            lit.span(),
-                            "a code prefix is UPPER_SNAKE_CASE (A-Z, 0-9 and `_`, starting with a letter), for example `code_prefix = \"ORA_\"`",
-                        ));
-                    }
-                    out.code_prefix = Some(lit);
+                    out.code_prefix = Some(code_value(
+                        cx,
+                        meta,
+                        "a code prefix",
+                        "code_prefix = \"ORA_\"",
+                    )?);
                 }
                 "ora_code" => out.ora_code = Some(int_value(meta, "ora_code = 942")?),
                 "retry_after_ms" => {
@@ -402,6 +393,24 @@ fn string_value(meta: &syn::meta::ParseNestedMeta, example: &str) -> syn::Result
         found.span(),
         format!("expected a string literal for `{key}`: write `{example}`"),
     ))
+}
+
+/// A string that must be UPPER_SNAKE_CASE; a bad one is reported and kept,
+/// so parsing goes on.
+fn code_value(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta,
+    what: &str,
+    example: &str,
+) -> syn::Result<LitStr> {
+    let lit = string_value(meta, example)?;
+    if !names::is_code(&lit.value()) {
+        cx.push(syn::Error::new(
+            lit.span(),
+            format!("{what} is UPPER_SNAKE_CASE (A-Z, 0-9 and `_`, starting with a letter), for example `{example}`"),
+        ));
+    }
+    Ok(lit)
 }
 
 fn int_value<N>(meta: &syn::meta::ParseNestedMeta, example: &str) -> syn::Result<(N, Span)>
