@@ -222,3 +222,22 @@ fn into_envelope_moves_the_vec() {
     };
     assert_eq!(err.into_envelope().next_steps.as_ptr(), buffer);
 }
+
+#[test]
+fn an_empty_tool_field_keeps_the_default() {
+    #[derive(Debug, Envelope)]
+    #[envelope(class = ObjectNotFound, message = "missing", suggested_tool = "inspect")]
+    struct Missing {
+        #[envelope(suggested_tool)]
+        tool: String,
+    }
+    let err = Missing {
+        tool: String::new(),
+    };
+    assert_eq!(err.to_envelope().suggested_tool.as_deref(), Some("inspect"));
+    assert_eq!(err.to_json_string(), err.to_envelope().to_json_string());
+    assert_eq!(
+        err.into_envelope().suggested_tool.as_deref(),
+        Some("inspect")
+    );
+}

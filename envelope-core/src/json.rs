@@ -82,25 +82,99 @@ impl fmt::Write for Counter {
     }
 }
 
-/// A list of strings lent by its owner (a `Vec<String>`, a `&[&str]`, a
-/// `BTreeSet<String>`); object-safe, so one writer takes any of them.
+/// A list of strings: what a `fuzzy_matches` or `next_steps` field holds
+/// (`Vec<String>`, `&[&str]`, `[&str; N]`, `Option<Vec<String>>`,
+/// `BTreeSet<String>`, `VecDeque<String>`, or a reference to one).
+/// Object-safe, so one writer takes any of them.
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a `fuzzy_matches` / `next_steps` field",
+    label = "expected a list of strings",
+    note = "use `Vec<String>`, `Vec<&str>`, `&[&str]`, `[&str; N]`, `Option<Vec<String>>`, `BTreeSet<String>` or `VecDeque<String>`"
+)]
 pub trait StrList {
     /// Calls `f` with each string, in order.
     fn for_each_str(&self, f: &mut dyn FnMut(&str));
     /// A lower bound of the number of strings, for reserving capacity.
     fn len_hint(&self) -> usize;
+    /// The strings as owned values. Copies each one; a `Vec<String>` moves
+    /// instead, keeping its heap buffer.
+    fn into_strings(self) -> Vec<String>
+    where
+        Self: Sized,
+    {
+        let mut out = Vec::with_capacity(self.len_hint());
+        self.for_each_str(&mut |s| out.push(String::from(s)));
+        out
+    }
 }
 
-impl StrList for Vec<String> {
+impl<T: AsRef<str> + Into<String>> StrList for Vec<T> {
     fn for_each_str(&self, f: &mut dyn FnMut(&str)) {
         for s in self {
-            f(s);
+            f(s.as_ref());
         }
     }
 
     fn len_hint(&self) -> usize {
         self.len()
+    }
+
+    /// The identity map over a `Vec<String>` is collected in place: the
+    /// strings and the buffer move, nothing is copied.
+    fn into_strings(self) -> Vec<String> {
+        self.into_iter().map(Into::into).collect()
+    }
+}
+
+macro_rules! str_list_by_iter {
+    ($($ty:ty => [$($generics:tt)*];)*) => {
+        $(
+            impl<$($generics)*> StrList for $ty {
+                fn for_each_str(&self, f: &mut dyn FnMut(&str)) {
+                    for s in self {
+                        f(s.as_ref());
+                    }
+                }
+
+                fn len_hint(&self) -> usize {
+                    self.len()
+                }
+            }
+        )*
+    };
+}
+
+str_list_by_iter! {
+    [T] => [T: AsRef<str>];
+    [T; N] => [T: AsRef<str>, const N: usize];
+    std::collections::BTreeSet<T> => [T: AsRef<str>];
+    std::collections::VecDeque<T> => [T: AsRef<str>];
+}
+
+impl<L: StrList + ?Sized> StrList for &L {
+    fn for_each_str(&self, f: &mut dyn FnMut(&str)) {
+        (**self).for_each_str(f);
+    }
+
+    fn len_hint(&self) -> usize {
+        (**self).len_hint()
+    }
+}
+
+impl<L: StrList> StrList for Option<L> {
+    fn for_each_str(&self, f: &mut dyn FnMut(&str)) {
+        if let Some(list) = self {
+            list.for_each_str(f);
+        }
+    }
+
+    fn len_hint(&self) -> usize {
+        self.as_ref().map_or(0, StrList::len_hint)
+    }
+
+    fn into_strings(self) -> Vec<String> {
+        self.map(StrList::into_strings).unwrap_or_default()
     }
 }
 

@@ -146,16 +146,12 @@ pub fn with_fuzzy<L: ?Sized + StrList>(mut envelope: ErrorEnvelope, list: &L) ->
     envelope
 }
 
-/// `fuzzy_matches` from an owned iterable. A `Vec<String>` keeps its heap
-/// buffer: the identity map is collected in place, without copying.
+/// `fuzzy_matches` from an owned field. A `Vec<String>` keeps its heap
+/// buffer (see [`StrList::into_strings`]).
 #[inline]
 #[must_use]
-pub fn with_fuzzy_owned<I>(mut envelope: ErrorEnvelope, items: I) -> ErrorEnvelope
-where
-    I: IntoIterator,
-    I::Item: Into<String>,
-{
-    envelope.fuzzy_matches = items.into_iter().map(Into::into).collect();
+pub fn with_fuzzy_owned<L: StrList>(mut envelope: ErrorEnvelope, items: L) -> ErrorEnvelope {
+    envelope.fuzzy_matches = items.into_strings();
     envelope
 }
 
@@ -174,17 +170,13 @@ pub fn with_steps<const N: usize>(
 /// field's own vector when there were none.
 #[inline]
 #[must_use]
-pub fn with_more_steps_owned<I>(mut envelope: ErrorEnvelope, items: I) -> ErrorEnvelope
-where
-    I: IntoIterator,
-    I::Item: Into<String>,
-{
+pub fn with_more_steps_owned<L: StrList>(mut envelope: ErrorEnvelope, items: L) -> ErrorEnvelope {
     if envelope.next_steps.is_empty() {
-        envelope.next_steps = items.into_iter().map(Into::into).collect();
+        envelope.next_steps = items.into_strings();
     } else {
-        envelope
-            .next_steps
-            .extend(items.into_iter().map(Into::into));
+        let steps = &mut envelope.next_steps;
+        steps.reserve(items.len_hint());
+        items.for_each_str(&mut |s| steps.push(String::from(s)));
     }
     envelope
 }
@@ -513,36 +505,12 @@ pub fn or<T>(field: Option<T>, fallback: T) -> Option<T> {
     Some(field.unwrap_or(fallback))
 }
 
-/// A borrowed `fuzzy_matches` / `next_steps` field, as a [`StrList`].
+/// A borrowed `fuzzy_matches` / `next_steps` field, checked to be a
+/// [`StrList`] (so a wrong type is reported at the field).
 #[inline]
 #[must_use]
-pub fn list<'a, I>(items: &'a I) -> List<'a, I>
-where
-    I: ?Sized,
-    &'a I: IntoIterator,
-    <&'a I as IntoIterator>::Item: AsRef<str>,
-{
-    List(items)
-}
-
-/// See [`list`].
-pub struct List<'a, I: ?Sized>(&'a I);
-
-impl<'a, I> StrList for List<'a, I>
-where
-    I: ?Sized,
-    &'a I: IntoIterator,
-    <&'a I as IntoIterator>::Item: AsRef<str>,
-{
-    fn for_each_str(&self, f: &mut dyn FnMut(&str)) {
-        for item in self.0 {
-            f(item.as_ref());
-        }
-    }
-
-    fn len_hint(&self) -> usize {
-        self.0.into_iter().size_hint().0
-    }
+pub fn list<L: StrList>(items: &L) -> &dyn StrList {
+    items
 }
 
 /// A field usable with the `suggested_tool` role.
@@ -562,7 +530,7 @@ pub trait ToolField {
 /// `retry_after` role (a `Duration`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a `retry_after_ms` / `retry_after` field",
-    label = "expected `u64`, `Option<u64>`, `Duration` or `Option<Duration>`",
+    label = "expected `u64`, `u32`, `u16`, `usize`, `Option<u64>`, `Option<u32>`, `Duration` or `Option<Duration>`",
     note = "use `retry_after_ms` on a `u64` / `Option<u64>` count of milliseconds and `retry_after` on a `Duration` / `Option<Duration>`"
 )]
 pub trait RetryField {
@@ -599,16 +567,19 @@ macro_rules! impl_tool {
     ($($ty:ty => |$v:ident| $into:expr, |$r:ident| $as_str:expr;)*) => {
         $(
             impl ToolField for $ty {
+                // An empty name is no tool: the field leaves the default.
                 #[inline]
                 fn into_tool(self) -> Option<String> {
                     let $v = self;
-                    $into
+                    let tool: Option<String> = $into;
+                    tool.filter(|t| !t.is_empty())
                 }
 
                 #[inline]
                 fn tool_str(&self) -> Option<&str> {
                     let $r = self;
-                    $as_str
+                    let tool: Option<&str> = $as_str;
+                    tool.filter(|t| !t.is_empty())
                 }
             }
         )*
@@ -635,8 +606,14 @@ impl_field!(RetryField::into_retry_ms -> u64 {
     &u64 => |v| Some(*v);
     u32 => |v| Some(u64::from(v));
     &u32 => |v| Some(u64::from(*v));
+    u16 => |v| Some(u64::from(v));
+    &u16 => |v| Some(u64::from(*v));
+    usize => |v| Some(u64::try_from(v).unwrap_or(u64::MAX));
+    &usize => |v| Some(u64::try_from(*v).unwrap_or(u64::MAX));
     Option<u64> => |v| v;
     &Option<u64> => |v| *v;
+    Option<u32> => |v| v.map(u64::from);
+    &Option<u32> => |v| v.map(u64::from);
     Duration => |v| Some(duration_ms(v));
     &Duration => |v| Some(duration_ms(*v));
     Option<Duration> => |v| v.map(duration_ms);

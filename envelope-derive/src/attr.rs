@@ -169,7 +169,12 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
             match name {
                 "crate" => {
                     let lit = string_value(meta, "crate = \"::envelope\"")?;
-                    out.krate = Some(lit.parse()?);
+                    out.krate = Some(lit.parse().map_err(|_| {
+                        syn::Error::new(
+                            lit.span(),
+                            "expected the path of the `envelope` crate: write `crate = \"::envelope\"` or `crate = \"::my_sdk::envelope\"`",
+                        )
+                    })?);
                 }
                 "class" => out.class = name_value(cx, meta, "class", CLASSES)?,
                 "category" => out.category = name_value(cx, meta, "category", CATEGORIES)?,
@@ -194,7 +199,14 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                         }
                         out.suggested_tool = Some(ToolAttr::None);
                     } else if value.peek(LitStr) {
-                        out.suggested_tool = Some(ToolAttr::Tool(value.parse()?));
+                        let lit: LitStr = value.parse()?;
+                        if lit.value().trim().is_empty() {
+                            return Err(syn::Error::new(
+                                lit.span(),
+                                "`suggested_tool` cannot be empty: write `suggested_tool = \"tool_name\"`, or `suggested_tool = none` to clear a default",
+                            ));
+                        }
+                        out.suggested_tool = Some(ToolAttr::Tool(lit));
                     } else {
                         let found: TokenTree = value.parse()?;
                         return Err(syn::Error::new(
@@ -261,7 +273,13 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                     }
                     let value = meta.value()?;
                     out.with = Some(if value.peek(LitStr) {
-                        value.parse::<LitStr>()?.parse()?
+                        let lit = value.parse::<LitStr>()?;
+                        lit.parse().map_err(|_| {
+                            syn::Error::new(
+                                lit.span(),
+                                "expected a function path: write `with = path::to::function`",
+                            )
+                        })?
                     } else {
                         value.parse::<Path>().map_err(|err| {
                             syn::Error::new(
@@ -301,6 +319,9 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             }
             let role = match name {
                 "detail" => {
+                    if meta.input.peek(syn::token::Paren) {
+                        return Err(meta.error("write `detail = \"key\"` to name the key, or `detail` alone to use the field name"));
+                    }
                     if meta.input.peek(Token![=]) {
                         Role::Detail(Some(string_value(meta, "detail = \"key\"")?))
                     } else {
@@ -386,7 +407,14 @@ fn string_value(meta: &syn::meta::ParseNestedMeta, example: &str) -> syn::Result
     }
     let value = meta.value()?;
     if value.peek(LitStr) {
-        return value.parse();
+        let lit: LitStr = value.parse()?;
+        if lit.value().trim().is_empty() {
+            return Err(syn::Error::new(
+                lit.span(),
+                format!("`{key}` cannot be empty: write `{example}`, or remove it"),
+            ));
+        }
+        return Ok(lit);
     }
     let found: TokenTree = value.parse()?;
     Err(syn::Error::new(
@@ -440,6 +468,12 @@ where
                 format!("`{key}` cannot be negative: write `{example}`"),
             ));
         }
+        if !value.is_empty() && !value.peek(Token![,]) {
+            return Err(syn::Error::new(
+                value.span(),
+                format!("`{key}` takes one integer literal, not an expression: write `{example}`"),
+            ));
+        }
         return match digits.parse::<N>() {
             Ok(n) if lit.suffix().is_empty() => Ok((n, lit.span())),
             Ok(_) => Err(syn::Error::new(
@@ -476,28 +510,55 @@ fn name_value(
             lit.span(),
             format!(
                 "expected a {key} name, found a string: write `{key} = {}` without quotes",
-                names::sanitize(&lit.value(), known[0])
+                names::sanitize(&lit.value(), known, known[0])
             ),
         ));
+    }
+    if value.is_empty() || value.peek(Token![,]) {
+        return Err(meta.error(format!("`{key}` needs a value: write `{example}`")));
     }
     let path: Path = match value.parse() {
         Ok(path) => path,
         Err(_) => {
-            let found: TokenTree = value.parse()?;
+            let found = value
+                .parse::<TokenTree>()
+                .map(|tt| tt.span())
+                .unwrap_or_else(|_| value.span());
             return Err(syn::Error::new(
-                found.span(),
+                found,
                 format!("expected a {key} name: write `{example}`"),
             ));
         }
     };
-    let Some(last) = path.segments.last() else {
-        return Err(syn::Error::new_spanned(
-            path,
-            format!("expected a {key} name"),
-        ));
+    // `Busy`, or a path to the enum's variant (`ErrorClass::Busy`); not
+    // generic arguments or some other path that happens to end in a name.
+    let owner = if key == "class" {
+        "ErrorClass"
+    } else {
+        "UserErrorCategory"
+    };
+    let plain_path = path.segments.iter().all(|s| s.arguments.is_none())
+        && (path.segments.len() == 1
+            || path
+                .segments
+                .iter()
+                .rev()
+                .nth(1)
+                .is_some_and(|s| s.ident == owner));
+    let last = match path.segments.last() {
+        Some(last) if plain_path => last,
+        _ => {
+            return Err(syn::Error::new_spanned(
+                &path,
+                format!(
+                    "expected a {key} name: write `{example}` (or `{owner}::{}`)",
+                    known[0]
+                ),
+            ));
+        }
     };
     let ident = last.ident.clone();
-    let text = ident.to_string();
+    let text = names::unraw(&ident);
     match known.iter().find(|k| **k == text) {
         Some(found) => Ok(Some((ident, found))),
         None => {

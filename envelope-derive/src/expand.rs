@@ -13,7 +13,7 @@ use syn::{DeriveInput, Ident, LitStr};
 
 use crate::ast::{Input, Shape, Variant};
 use crate::ctxt::Ctxt;
-use crate::fmt::Piece;
+use crate::fmt::{FieldRef, Piece};
 use crate::names::{self, unraw};
 use crate::valid::{self, Kind, Message, Model, Plain, Rendered};
 
@@ -388,7 +388,7 @@ fn describe(
         field(roles.suggested_tool, "tool_ref"),
     );
     calls.extend(tool.map(|tool| call("tool", tool)));
-    calls.extend(field(roles.fuzzy_matches, "list").map(|list| call("fuzzy", quote!(&#list))));
+    calls.extend(field(roles.fuzzy_matches, "list").map(|list| call("fuzzy", list)));
     let more = field(roles.next_steps, "list");
     if !plain.next_steps.is_empty() || more.is_some() {
         let templates = plain
@@ -399,7 +399,7 @@ fn describe(
                 Template::Literal(text) => quote!(#p::Text::Str(#text)),
             });
         let more = match more {
-            Some(list) => quote!(#p::Some(&#list)),
+            Some(list) => quote!(#p::Some(#list)),
             None => quote!(#p::None),
         };
         calls.push(call("steps", quote!(&[#(#templates),*], #more)));
@@ -553,6 +553,32 @@ enum Template {
 /// names (`r#type`) and tuple indices need no special casing.
 fn format_args(p: &TokenStream, variant: &Variant, rendered: &Rendered, borrow: bool) -> Template {
     let lit = &rendered.template.lit;
+    let arg = |i: usize| {
+        let binding = &variant.fields[i].binding;
+        if borrow {
+            quote_spanned!(binding.span()=> &#binding)
+        } else {
+            quote!(#binding)
+        }
+    };
+    // When every placeholder names a field by a plain identifier, the
+    // template is passed to `format_args!` exactly as written, with named
+    // arguments: rustc's own notes and fix suggestions about a format spec
+    // then point at the right characters of the user's string.
+    if let Some(names) = named_placeholders(rendered) {
+        let mut seen: Vec<&str> = Vec::new();
+        let named = names.iter().zip(&rendered.args).filter_map(|(name, &i)| {
+            if seen.contains(name) {
+                return None;
+            }
+            seen.push(name);
+            let ident = Ident::new(name, lit.span());
+            let value = arg(i);
+            Some(quote!(#ident = #value))
+        });
+        let named: Vec<TokenStream> = named.collect();
+        return Template::Args(quote!(#p::format_args!(#lit, #(#named),*)));
+    }
     let mut format = String::new();
     let mut args: Vec<usize> = Vec::new();
     let mut next = rendered.args.iter();
@@ -588,16 +614,38 @@ fn format_args(p: &TokenStream, variant: &Variant, rendered: &Rendered, borrow: 
             .collect();
         return Template::Literal(LitStr::new(&text, lit.span()));
     }
-    let format = LitStr::new(&format, lit.span());
-    let args = args.iter().map(|&i| {
-        let binding = &variant.fields[i].binding;
-        if borrow {
-            quote_spanned!(binding.span()=> &#binding)
-        } else {
-            quote!(#binding)
-        }
-    });
+    // Rewritten text (positional or raw-identifier placeholders): its
+    // offsets no longer match the source, so it must not claim the user's
+    // string as its span, or rustc would point into the wrong characters.
+    let format = LitStr::new(&format, Span::call_site());
+    let args = args.iter().map(|&i| arg(i));
     Template::Args(quote!(#p::format_args!(#format, #(#args),*)))
+}
+
+/// The placeholders' names when each is a plain identifier written without
+/// `r#` and the template has at least one; `None` when the text must be
+/// rewritten.
+fn named_placeholders(rendered: &Rendered) -> Option<Vec<&str>> {
+    if rendered.template.lit.value().contains("r#") {
+        return None;
+    }
+    let names: Vec<&str> = rendered
+        .template
+        .pieces
+        .iter()
+        .filter_map(|piece| match piece {
+            Piece::Arg {
+                field: FieldRef::Named(name),
+                ..
+            } => Some(Some(name.as_str())),
+            Piece::Arg { .. } => Some(None),
+            Piece::Text(_) => None,
+        })
+        .collect::<Option<Vec<&str>>>()?;
+    let plain = names
+        .iter()
+        .all(|name| syn::parse_str::<Ident>(name).is_ok());
+    (plain && !names.is_empty()).then_some(names)
 }
 
 /// The `VariantSpec` constant for one variant.

@@ -117,14 +117,23 @@ pub(crate) fn closest<'a>(input: &str, known: &[&'a str]) -> Option<&'a str> {
         .map(|(_, k)| k)
 }
 
-/// A known name to show in a "write it without quotes" hint: the string
-/// itself when it is known, else the closest known name, else `fallback`.
-pub(crate) fn sanitize<'a>(text: &'a str, fallback: &'a str) -> &'a str {
-    if text.chars().all(|c| c.is_ascii_alphanumeric()) && !text.is_empty() {
-        text
-    } else {
-        fallback
-    }
+/// The known name a quoted value most likely meant, for a "write it
+/// without quotes" hint: compared without case, spaces or underscores
+/// (`"object not found"` -> `ObjectNotFound`), else `fallback`.
+pub(crate) fn sanitize<'a>(text: &str, known: &[&'a str], fallback: &'a str) -> &'a str {
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let wanted = squash(text);
+    known
+        .iter()
+        .find(|k| squash(k) == wanted)
+        .copied()
+        .or_else(|| closest(&wanted, known))
+        .unwrap_or(fallback)
 }
 
 /// Levenshtein distance, for "did you mean" only. The derive keeps its

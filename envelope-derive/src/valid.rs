@@ -287,7 +287,15 @@ fn plain(
                 .as_ref()
                 .map(|l| l.value())
                 .unwrap_or_default();
-            prefix + &names::upper_snake(&names::unraw(variant.ident))
+            let code = prefix + &names::upper_snake(&names::unraw(variant.ident));
+            // A bad `code_prefix` was reported where it was written.
+            if !names::is_code(&code) && !container.errored {
+                cx.push(syn::Error::new(
+                    variant.ident.span(),
+                    format!("the code derived from `{}` would be `{code}`, which is not UPPER_SNAKE_CASE (A-Z, 0-9 and `_`, starting with a letter): give it one with `#[envelope(code = \"...\")]`", variant.ident),
+                ));
+            }
+            code
         }
     };
 
@@ -346,7 +354,7 @@ fn render(
         if field.attrs.has("secret") {
             cx.push(syn::Error::new(
                 lit.span(),
-                format!("the template uses `{{{name}}}`, a secret field; secret fields are never rendered: remove `{{{name}}}` from the template"),
+                format!("the template uses `{{{name}}}`, a secret field of `{}`; secret fields are never rendered: remove `{{{name}}}` from the template", variant.ident),
             ));
             ok = false;
             continue;
@@ -383,6 +391,23 @@ fn format_trait(spec: &str) -> proc_macro2::TokenStream {
 fn unknown_field(variant: &Variant, name: &FieldRef) -> String {
     let count = variant.fields.len();
     match name {
+        FieldRef::Index(index)
+            if variant
+                .fields
+                .iter()
+                .any(|f| matches!(f.name, FieldRef::Named(_))) =>
+        {
+            let known: Vec<String> = variant
+                .fields
+                .iter()
+                .map(|f| format!("`{{{}}}`", f.name))
+                .collect();
+            format!(
+                "`{{{index}}}`: `{}` has named fields, so name them: {}",
+                variant.ident,
+                known.join(", ")
+            )
+        }
         FieldRef::Index(index) => {
             let valid = match count {
                 0 => format!("`{}` has no fields", variant.ident),

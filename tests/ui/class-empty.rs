@@ -1,0 +1,9 @@
+use envelope::Envelope;
+
+#[derive(Debug, Envelope)]
+enum E {
+    #[envelope(class = , message = "x")]
+    A,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use envelope::Envelope;
+
+#[derive(Debug, Envelope)]
+enum E {
+    #[envelope(class = foo::bar::Conflict<u8>)]
+    A,
+}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use envelope::Envelope;
+
+#[derive(Debug, Envelope)]
+enum E {
+    #[envelope(class = ObjectNotFound, message = "missing")]
+    A {
+        #[envelope(fuzzy_matches)]
+        candidates: Vec<u32>,
+    },
+}
+
+fn main() {}
