@@ -5,7 +5,7 @@ enum E {
     #[envelope(class = ObjectNotFound, message = "missing")]
     A {
         #[envelope(fuzzy_matches)]
-        candidates: Vec<u32>,
+        candidates: std::collections::HashMap<String, u32>,
     },
 }
 
