@@ -157,8 +157,36 @@ fn expands_outside_the_compiler() {
         tokens.contains("impl :: envelope :: __private :: Envelope for E"),
         "{tokens}"
     );
+    // Named placeholders keep the template's text (and span) as written.
     assert!(
-        tokens.contains(":: envelope :: __private :: format_args ! (\"no {0}\" , field_0)"),
+        tokens
+            .contains(":: envelope :: __private :: format_args ! (\"no {name}\" , name = field_0)"),
+        "{tokens}"
+    );
+
+    // Positional and raw-identifier placeholders are rewritten to positions.
+    let input: syn::DeriveInput = syn::parse_quote! {
+        enum E {
+            #[envelope(class = InvalidArguments, message = "{1} and {r#type} and {1:?}")]
+            Bad(u8, String, #[envelope(detail = "t")] u8),
+        }
+    };
+    let tokens = expand::derive(&input)
+        .map(|t| t.to_string())
+        .unwrap_or_else(|e| e.to_string());
+    assert!(
+        tokens.contains("`Bad` has no field named `type`"),
+        "{tokens}"
+    );
+    let input: syn::DeriveInput = syn::parse_quote! {
+        enum E {
+            #[envelope(class = InvalidArguments, message = "{1} then {0:?} then {1}")]
+            Bad(u8, String),
+        }
+    };
+    let tokens = expand::derive(&input).unwrap().to_string();
+    assert!(
+        tokens.contains(":: envelope :: __private :: format_args ! (\"{0} then {1:?} then {0}\" , field_1 , field_0)"),
         "{tokens}"
     );
 
