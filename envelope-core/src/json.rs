@@ -103,9 +103,15 @@ pub trait StrList {
     where
         Self: Sized,
     {
-        let mut out = Vec::with_capacity(self.len_hint());
-        self.for_each_str(&mut |s| out.push(String::from(s)));
+        let mut out = Vec::new();
+        self.copy_into(&mut out);
         out
+    }
+
+    /// Appends a copy of each string to `out`, reserving room first.
+    fn copy_into(&self, out: &mut Vec<String>) {
+        out.reserve_exact(self.len_hint());
+        self.for_each_str(&mut |s| out.push(String::from(s)));
     }
 }
 

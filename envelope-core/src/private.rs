@@ -140,9 +140,7 @@ pub fn with_tool_owned<T: ToolField>(mut envelope: ErrorEnvelope, value: T) -> E
 #[inline]
 #[must_use]
 pub fn with_fuzzy<L: ?Sized + StrList>(mut envelope: ErrorEnvelope, list: &L) -> ErrorEnvelope {
-    let fuzzy = &mut envelope.fuzzy_matches;
-    fuzzy.reserve_exact(list.len_hint());
-    list.for_each_str(&mut |s| fuzzy.push(String::from(s)));
+    list.copy_into(&mut envelope.fuzzy_matches);
     envelope
 }
 
@@ -174,9 +172,7 @@ pub fn with_more_steps_owned<L: StrList>(mut envelope: ErrorEnvelope, items: L) 
     if envelope.next_steps.is_empty() {
         envelope.next_steps = items.into_strings();
     } else {
-        let steps = &mut envelope.next_steps;
-        steps.reserve(items.len_hint());
-        items.for_each_str(&mut |s| steps.push(String::from(s)));
+        items.copy_into(&mut envelope.next_steps);
     }
     envelope
 }
