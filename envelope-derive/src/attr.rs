@@ -396,7 +396,12 @@ fn check_list(attr: &Attribute) -> syn::Result<()> {
     }
 }
 
-fn string_value(meta: &syn::meta::ParseNestedMeta, example: &str) -> syn::Result<LitStr> {
+/// The key's name and the stream after its `=`; a key written without a
+/// value is an error that shows `example`.
+fn key_value<'a>(
+    meta: &syn::meta::ParseNestedMeta<'a>,
+    example: &str,
+) -> syn::Result<(String, ParseStream<'a>)> {
     let key = meta
         .path
         .get_ident()
@@ -405,7 +410,11 @@ fn string_value(meta: &syn::meta::ParseNestedMeta, example: &str) -> syn::Result
     if !meta.input.peek(Token![=]) {
         return Err(meta.error(format!("`{key}` needs a value: write `{example}`")));
     }
-    let value = meta.value()?;
+    Ok((key, meta.value()?))
+}
+
+fn string_value(meta: &syn::meta::ParseNestedMeta, example: &str) -> syn::Result<LitStr> {
+    let (key, value) = key_value(meta, example)?;
     if value.peek(LitStr) {
         let lit: LitStr = value.parse()?;
         if lit.value().trim().is_empty() {
@@ -446,15 +455,7 @@ where
     N: std::str::FromStr,
     N::Err: std::fmt::Display,
 {
-    let key = meta
-        .path
-        .get_ident()
-        .map(ToString::to_string)
-        .unwrap_or_default();
-    if !meta.input.peek(Token![=]) {
-        return Err(meta.error(format!("`{key}` needs a value: write `{example}`")));
-    }
-    let value = meta.value()?;
+    let (key, value) = key_value(meta, example)?;
     let minus: Option<Token![-]> = value.parse()?;
     if value.peek(LitInt) {
         let lit: LitInt = value.parse()?;
@@ -500,10 +501,7 @@ fn name_value(
     known: &'static [&'static str],
 ) -> syn::Result<Option<(Ident, &'static str)>> {
     let example = format!("{key} = {}", known[0]);
-    if !meta.input.peek(Token![=]) {
-        return Err(meta.error(format!("`{key}` needs a value: write `{example}`")));
-    }
-    let value = meta.value()?;
+    let (_, value) = key_value(meta, &example)?;
     if value.peek(LitStr) {
         let lit: LitStr = value.parse()?;
         return Err(syn::Error::new(
