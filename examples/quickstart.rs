@@ -120,7 +120,7 @@ fn main() {
         println!("log (Display): {error}");
         println!("envelope:");
         println!("{}", pretty(&ErrorEnvelope::from(error)));
-        let result = error.to_tool_result(format!("call_{}", n + 1));
+        let result = error.to_tool_result(&format!("call_{}", n + 1));
         println!("tool result (one line, as sent):");
         println!("{}", serde_json::to_string(&result).unwrap_or_default());
         println!();

@@ -1,5 +1,8 @@
 //! The [`Envelope`] trait: how an error type turns into an [`ErrorEnvelope`].
 
+use std::rc::Rc;
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use crate::catalog::VariantSpec;
@@ -10,11 +13,22 @@ use crate::tool_result::ToolResult;
 
 /// An error that can describe itself to an LLM agent.
 ///
-/// Usually implemented by `#[derive(Envelope)]`; implementing it by hand is
-/// fine too (see the impl for [`ErrorEnvelope`] itself). The three accessors
-/// never allocate; `to_envelope` borrows, so the error can still be logged
-/// afterwards, and `into_envelope` moves owned strings and vectors into the
-/// envelope instead of copying them.
+/// Usually implemented by `#[derive(Envelope)]`; implementing it by hand
+/// needs only [`error_class`](Envelope::error_class) and
+/// [`to_envelope`](Envelope::to_envelope) (see the impl for
+/// [`ErrorEnvelope`] itself). The three accessors never allocate;
+/// `to_envelope` borrows, so the error can still be logged afterwards, and
+/// `into_envelope` moves owned strings and vectors into the envelope instead
+/// of copying them.
+///
+/// The trait is dyn compatible: `&dyn Envelope`, `Box<dyn Envelope + Send +
+/// Sync>` and `Arc<dyn Envelope + Send + Sync>` produce envelopes, tool
+/// results and MCP results, so one collection can hold errors of several
+/// types. `Box`, `Arc`, `Rc` and `&` forward every method to the error they
+/// point at, [`catalog`](Envelope::catalog) included.
+///
+/// Every JSON form is the serde serialization of the [`ErrorEnvelope`]
+/// that `to_envelope` returns.
 pub trait Envelope {
     /// The machine-stable class of this error. Does not allocate.
     fn error_class(&self) -> ErrorClass;
@@ -43,40 +57,18 @@ pub trait Envelope {
         self.to_envelope()
     }
 
+    /// The envelope's compact JSON (see [`ErrorEnvelope::to_json_string`]).
+    fn to_json_string(&self) -> String {
+        self.to_envelope().to_json_string()
+    }
+
     /// The `ToolResult` for the tool call `tool_call_id`, with the envelope
     /// JSON as content (see [`ToolResult::error`]).
     ///
-    /// For a derived type the JSON is written straight from the error's
-    /// fields: the result's two strings are its only allocations.
-    fn to_tool_result(&self, tool_call_id: impl Into<String>) -> ToolResult {
-        let (content, category) = crate::__private::to_json(self);
-        ToolResult {
-            tool_call_id: tool_call_id.into(),
-            content,
-            is_error: true,
-            error_category: category,
-        }
-    }
-
-    /// Appends the envelope's compact JSON to `out`, the same bytes as
-    /// `self.to_envelope().to_json_string()`. For a derived type nothing is
-    /// allocated besides `out`'s own growth.
-    fn write_json(&self, out: &mut String) {
-        crate::__private::write_json(self, out);
-    }
-
-    /// The envelope's compact JSON, the same bytes as
-    /// `self.to_envelope().to_json_string()`; see [`Envelope::write_json`].
-    fn to_json_string(&self) -> String {
-        crate::__private::to_json(self).0
-    }
-
-    /// Describes the envelope to `builder`, part by part. Support for the
-    /// derive, which overrides it to pass the error's fields by reference,
-    /// so JSON is written without copying them; not public API.
-    #[doc(hidden)]
-    fn __build<B: crate::__private::Builder>(&self, builder: B) -> B {
-        builder.envelope_owned(self.to_envelope())
+    /// Takes the id as `&str`, not `impl Into<String>`, so the method can
+    /// be called on a trait object.
+    fn to_tool_result(&self, tool_call_id: &str) -> ToolResult {
+        ToolResult::error(tool_call_id, &self.to_envelope())
     }
 
     /// The MCP `CallToolResult` JSON (see
@@ -137,12 +129,13 @@ impl Envelope for ErrorEnvelope {
         self
     }
 
-    fn to_tool_result(&self, tool_call_id: impl Into<String>) -> ToolResult {
-        ToolResult::error(tool_call_id, self)
+    // The renderers borrow the envelope instead of cloning it.
+    fn to_json_string(&self) -> String {
+        ErrorEnvelope::to_json_string(self)
     }
 
-    fn __build<B: crate::__private::Builder>(&self, builder: B) -> B {
-        builder.envelope(self)
+    fn to_tool_result(&self, tool_call_id: &str) -> ToolResult {
+        ToolResult::error(tool_call_id, self)
     }
 
     fn to_mcp_result(&self) -> Value {
@@ -155,24 +148,96 @@ impl Envelope for ErrorEnvelope {
     }
 }
 
-impl<T: Envelope + ?Sized> Envelope for Box<T> {
-    fn error_class(&self) -> ErrorClass {
-        (**self).error_class()
-    }
+/// The methods every pointer forwards, whatever it points at.
+macro_rules! forward_by_ref {
+    () => {
+        fn error_class(&self) -> ErrorClass {
+            (**self).error_class()
+        }
 
-    fn user_category(&self) -> UserErrorCategory {
-        (**self).user_category()
-    }
+        fn user_category(&self) -> UserErrorCategory {
+            (**self).user_category()
+        }
 
-    fn code(&self) -> Option<&'static str> {
-        (**self).code()
-    }
+        fn code(&self) -> Option<&'static str> {
+            (**self).code()
+        }
 
-    fn to_envelope(&self) -> ErrorEnvelope {
-        (**self).to_envelope()
-    }
+        fn to_envelope(&self) -> ErrorEnvelope {
+            (**self).to_envelope()
+        }
 
-    fn __build<B: crate::__private::Builder>(&self, builder: B) -> B {
-        (**self).__build(builder)
-    }
+        fn to_json_string(&self) -> String {
+            (**self).to_json_string()
+        }
+
+        fn to_tool_result(&self, tool_call_id: &str) -> ToolResult {
+            (**self).to_tool_result(tool_call_id)
+        }
+
+        fn to_mcp_result(&self) -> Value {
+            (**self).to_mcp_result()
+        }
+
+        #[cfg(feature = "rmcp")]
+        fn to_call_tool_result(&self) -> rmcp::model::CallToolResult {
+            (**self).to_call_tool_result()
+        }
+    };
+}
+
+/// Impls for one pointer type: over any sized error, which also forwards
+/// `catalog` and moves in `into_envelope` where the pointer allows it; and
+/// over the three usual trait objects, which have no catalog.
+macro_rules! forward {
+    (
+        impl<$a:lifetime, T> for $sized:ty, |$this:ident| $into:expr;
+        dyn: $($object:ty),* $(,)?
+    ) => {
+        impl<$a, T: Envelope> Envelope for $sized {
+            forward_by_ref!();
+
+            fn into_envelope(self) -> ErrorEnvelope {
+                let $this = self;
+                $into
+            }
+
+            fn catalog() -> &'static [VariantSpec] {
+                T::catalog()
+            }
+        }
+
+        $(
+            impl<$a> Envelope for $object {
+                forward_by_ref!();
+            }
+        )*
+    };
+}
+
+forward! {
+    impl<'a, T> for Box<T>, |this| T::into_envelope(*this);
+    dyn: Box<dyn Envelope + 'a>, Box<dyn Envelope + Send + 'a>, Box<dyn Envelope + Send + Sync + 'a>,
+}
+
+// A shared pointer moves the error out when it holds the last reference.
+forward! {
+    impl<'a, T> for Arc<T>, |this| match Arc::try_unwrap(this) {
+        Ok(error) => error.into_envelope(),
+        Err(shared) => shared.to_envelope(),
+    };
+    dyn: Arc<dyn Envelope + 'a>, Arc<dyn Envelope + Send + 'a>, Arc<dyn Envelope + Send + Sync + 'a>,
+}
+
+forward! {
+    impl<'a, T> for Rc<T>, |this| match Rc::try_unwrap(this) {
+        Ok(error) => error.into_envelope(),
+        Err(shared) => shared.to_envelope(),
+    };
+    dyn: Rc<dyn Envelope + 'a>, Rc<dyn Envelope + Send + 'a>, Rc<dyn Envelope + Send + Sync + 'a>,
+}
+
+forward! {
+    impl<'a, T> for &'a T, |this| this.to_envelope();
+    dyn: &'a (dyn Envelope + 'a), &'a (dyn Envelope + Send + 'a), &'a (dyn Envelope + Send + Sync + 'a),
 }

@@ -17,7 +17,7 @@ use crate::class::ErrorClass;
 ///
 /// | key | type | when present |
 /// |---|---|---|
-/// | `isError` | `true` | always (the MCP tool-result flag) |
+/// | `isError` | boolean | always (the MCP tool-result flag; `true` for every envelope this crate makes) |
 /// | `error_class` | [`ErrorClass`] wire name | always |
 /// | `message` | string | always |
 /// | `ora_code` | integer | the backend gave a numeric code |
@@ -40,8 +40,10 @@ use crate::class::ErrorClass;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ErrorEnvelope {
-    /// Marks the payload as an error; always `true`. Wire name `isError`,
-    /// as in the MCP tool-result shape.
+    /// Marks the payload as an error. Wire name `isError`, as in the MCP
+    /// tool-result shape. `true` for every envelope this crate makes; a
+    /// value read from a peer is kept as it was, and every renderer writes
+    /// it unchanged.
     #[serde(rename = "isError", default = "always_true")]
     #[cfg_attr(feature = "schemars", schemars(extend("const" = true)))]
     pub is_error: bool,
@@ -160,7 +162,7 @@ impl ErrorEnvelope {
     /// (rounded down), saturating at `u64::MAX` instead of wrapping.
     #[must_use]
     pub fn with_retry_after(self, wait: Duration) -> Self {
-        self.with_retry_after_ms(crate::__private::duration_ms(wait))
+        self.with_retry_after_ms(crate::role::duration_ms(wait))
     }
 
     /// Sets the domain code (`"LEASE_REQUIRED"`). A `&'static str` is kept
@@ -215,14 +217,20 @@ impl ErrorEnvelope {
         })
     }
 
-    /// The envelope as compact JSON text, written straight from the struct
-    /// (no intermediate [`Value`]): the same bytes as
-    /// `serde_json::to_string(self)`, in one allocation.
+    /// The envelope as compact JSON text, written by serde straight from
+    /// the struct (no intermediate [`Value`]): the wire form in the table
+    /// above.
     ///
-    /// Never panics: every field is a string, a number or a JSON value.
+    /// Never panics: every field is a string, a number or a JSON value,
+    /// which always serialize; should serde ever fail anyway, the result is
+    /// the fixed `INTERNAL` envelope of [`ErrorEnvelope::to_json`].
     #[must_use]
     pub fn to_json_string(&self) -> String {
-        crate::json::envelope_json(self)
+        serde_json::to_string(self).unwrap_or_else(|_| {
+            String::from(
+                r#"{"isError":true,"error_class":"INTERNAL","message":"error envelope failed to serialize"}"#,
+            )
+        })
     }
 
     /// The seed's `ToolResult` for the call `tool_call_id`, whose `content`

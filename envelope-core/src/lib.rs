@@ -23,8 +23,8 @@ mod class;
 mod convert;
 mod envelope;
 pub mod fuzzy;
-mod json;
 pub mod render;
+mod role;
 mod tool_result;
 
 #[doc(hidden)]

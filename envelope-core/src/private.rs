@@ -2,30 +2,28 @@
 //! facade re-exports this module as `envelope::__private`, and only derived
 //! code may name it.
 //!
-//! Derived code calls these helpers instead of repeating their bodies in
-//! every match arm, which keeps the expansion, and so the user's compile
-//! time, small. The role traits carry `on_unimplemented` messages, so a role
-//! on a field of the wrong type is reported at that field.
+//! A derived conversion arm is one `ErrorEnvelope` struct literal whose
+//! fields come from the helpers here, over [`base`]; both `to_envelope`
+//! (fields by reference) and `into_envelope` (fields by value) use the
+//! same arm.
 
 use std::borrow::Cow;
-use std::fmt::{self, Display};
-use std::time::Duration;
+use std::fmt::Display;
 
-pub use core::format_args;
 pub use core::option::Option::{self, None, Some};
 pub use std::format;
 pub use std::string::String;
 pub use std::vec::Vec;
 
 pub use serde::Serialize;
+use serde_json::{Map, Value};
 
 pub use crate::catalog::VariantSpec;
 pub use crate::category::UserErrorCategory;
 pub use crate::class::ErrorClass;
 pub use crate::convert::Envelope;
 pub use crate::envelope::ErrorEnvelope;
-pub use crate::json::{Detail, StrList, Text, ToValue};
-use crate::json::{FUZZY, JsonWriter, Out, STEPS, Stack, Tail};
+pub use crate::role::{OraField, RetryField, StrList, ToolField};
 
 /// One plain variant's catalog entry, in a single constant call (a chain
 /// of `with_*` calls per variant costs compile time in large enums).
@@ -54,16 +52,12 @@ pub const fn spec(
     }
 }
 
-/// A new envelope with the derive's fixed parts; `code` is always static.
+/// The envelope a derived arm fills in: class, category and static code
+/// set, everything else empty (the empty message allocates nothing).
 #[inline]
 #[must_use]
-pub fn new(
-    class: ErrorClass,
-    category: UserErrorCategory,
-    code: &'static str,
-    message: String,
-) -> ErrorEnvelope {
-    let mut envelope = ErrorEnvelope::new(class, message);
+pub fn base(class: ErrorClass, category: UserErrorCategory, code: &'static str) -> ErrorEnvelope {
+    let mut envelope = ErrorEnvelope::new(class, String::new());
     envelope.category = Some(category);
     envelope.code = Some(Cow::Borrowed(code));
     envelope
@@ -78,13 +72,6 @@ pub fn display<T: Display>(value: &T) -> &dyn Display {
     value
 }
 
-/// A template rendered into a string allocated once, at its final length.
-#[inline]
-#[must_use]
-pub fn render(args: fmt::Arguments<'_>) -> String {
-    crate::json::render(args)
-}
-
 /// The generic text of a server-owned class without a `message`.
 #[inline]
 #[must_use]
@@ -92,536 +79,71 @@ pub fn generic(class: ErrorClass) -> String {
     String::from(class.generic_message())
 }
 
-/// A literal template without placeholders.
+/// A role field's value when it holds one, else the attribute's constant:
+/// the one rule for `ora_code`, `retry_after_ms`, `suggested_tool` and
+/// `help_url`. The constant is converted only when it is used.
 #[inline]
 #[must_use]
-pub fn text(literal: &'static str) -> String {
-    String::from(literal)
-}
-
-/// A [`Duration`] in whole milliseconds, saturating at `u64::MAX`.
-#[must_use]
-pub fn duration_ms(wait: Duration) -> u64 {
-    u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
-}
-
-// The `with_*` helpers take and return the envelope by value, like the
-// builder methods of a hand-written conversion; inlined, they compile to the
-// same code, with the envelope built where it is returned.
-
-/// Sets the backend code (a constant, or a field's when it is set).
-#[inline]
-#[must_use]
-pub fn with_ora_code(mut envelope: ErrorEnvelope, code: Option<i32>) -> ErrorEnvelope {
-    envelope.ora_code = code;
-    envelope
-}
-
-/// Sets the suggested tool, copied (a constant, or a field's when set).
-#[inline]
-#[must_use]
-pub fn with_tool(mut envelope: ErrorEnvelope, tool: Option<&str>) -> ErrorEnvelope {
-    envelope.suggested_tool = tool.map(String::from);
-    envelope
-}
-
-/// A `suggested_tool` field, moved: when it holds a tool, it replaces the
-/// constant one.
-#[inline]
-#[must_use]
-pub fn with_tool_owned<T: ToolField>(mut envelope: ErrorEnvelope, value: T) -> ErrorEnvelope {
-    if let Some(tool) = value.into_tool() {
-        envelope.suggested_tool = Some(tool);
+pub fn or<T, C: Into<T>>(field: Option<T>, constant: C) -> Option<T> {
+    match field {
+        Some(value) => Some(value),
+        None => Some(constant.into()),
     }
-    envelope
 }
 
-/// `fuzzy_matches` copied from a borrowed field, each string allocated once.
+/// A `suggested_tool` field's tool name.
 #[inline]
 #[must_use]
-pub fn with_fuzzy<L: ?Sized + StrList>(mut envelope: ErrorEnvelope, list: &L) -> ErrorEnvelope {
-    list.copy_into(&mut envelope.fuzzy_matches);
-    envelope
+pub fn tool<T: ToolField>(value: T) -> Option<String> {
+    value.into_tool()
 }
 
-/// `fuzzy_matches` from an owned field. A `Vec<String>` keeps its heap
-/// buffer (see [`StrList::into_strings`]).
-#[inline]
-#[must_use]
-pub fn with_fuzzy_owned<L: StrList>(mut envelope: ErrorEnvelope, items: L) -> ErrorEnvelope {
-    envelope.fuzzy_matches = items.into_strings();
-    envelope
-}
-
-/// The `next_step` templates, rendered, as the envelope's list.
-#[inline]
-#[must_use]
-pub fn with_steps<const N: usize>(
-    mut envelope: ErrorEnvelope,
-    steps: [String; N],
-) -> ErrorEnvelope {
-    envelope.next_steps = Vec::from(steps);
-    envelope
-}
-
-/// Appends an owned `next_steps` field after the templates, taking over the
-/// field's own vector when there were none.
-#[inline]
-#[must_use]
-pub fn with_more_steps_owned<L: StrList>(mut envelope: ErrorEnvelope, items: L) -> ErrorEnvelope {
-    if envelope.next_steps.is_empty() {
-        envelope.next_steps = items.into_strings();
-    } else {
-        items.copy_into(&mut envelope.next_steps);
-    }
-    envelope
-}
-
-/// Sets the retry hint (a constant, or a field's when it is set).
-#[inline]
-#[must_use]
-pub fn with_retry(mut envelope: ErrorEnvelope, ms: Option<u64>) -> ErrorEnvelope {
-    envelope.retry_after_ms = ms;
-    envelope
-}
-
-/// Sets the help URL.
-#[inline]
-#[must_use]
-pub fn with_help_url(mut envelope: ErrorEnvelope, url: &str) -> ErrorEnvelope {
-    envelope.help_url = Some(String::from(url));
-    envelope
-}
-
-/// Sets the `detail` fields. A value that fails to serialize (a map with
-/// non-string keys) is stored as `null` rather than dropping the envelope.
-#[must_use]
-pub fn with_details(mut envelope: ErrorEnvelope, details: &[Detail<'_>]) -> ErrorEnvelope {
-    envelope.details = crate::json::details_map(details);
-    envelope
-}
-
-/// A `suggested_tool` field, borrowed: the tool name it holds, if any.
-#[inline]
-#[must_use]
-pub fn tool_ref<T: ?Sized + ToolField>(value: &T) -> Option<&str> {
-    value.tool_str()
-}
-
-/// A `retry_after_ms` / `retry_after` field's wait in milliseconds. Every
-/// conversion calls this with `&field`, so a field of the wrong type gets
-/// one error, not one per method.
+/// A `retry_after_ms` / `retry_after` field's wait in milliseconds.
 #[inline]
 #[must_use]
 pub fn retry_ms<T: RetryField>(value: T) -> Option<u64> {
     value.into_retry_ms()
 }
 
-/// An `ora_code` field's code; called like [`retry_ms`].
+/// An `ora_code` field's code.
 #[inline]
 #[must_use]
 pub fn ora_code<T: OraField>(value: T) -> Option<i32> {
     value.into_ora_code()
 }
 
-/// One `detail` field, borrowed, under its key. Every conversion calls this
-/// with the field's own type, so a field that is not `Serialize` gets one
-/// error.
+/// A `fuzzy_matches` / `next_steps` field as the envelope's list: moved
+/// from an owned `Vec<String>`, copied from a borrow.
 #[inline]
 #[must_use]
-pub fn detail<'a, T: Serialize>(key: &'static str, value: &'a T) -> Detail<'a> {
-    Detail { key, value }
+pub fn list<L: StrList>(items: L) -> Vec<String> {
+    items.into_strings()
 }
 
-/// What an error describes itself to in `Envelope::__build`: an owned
-/// envelope, or JSON being written.
-///
-/// The derive calls `start` first, then any of `ora_code`, `tool`, `fuzzy`,
-/// `steps`, `retry`, `help_url` and `details` in this order (the wire
-/// order), each at most once; or `envelope` alone, with an envelope built
-/// another way. Whoever called `__build` then calls `finish` once. Every argument borrows the error, so nothing
-/// is copied unless the builder keeps it. Builders pass by value, like the
-/// builder methods of a hand-written conversion, so an inlined chain builds
-/// the envelope where it is returned.
-pub trait Builder: Sized {
-    /// The class, the category, the static code and the message.
-    #[must_use]
-    fn start(
-        self,
-        class: ErrorClass,
-        category: UserErrorCategory,
-        code: &'static str,
-        message: Text<'_>,
-    ) -> Self;
-    /// The backend's numeric code, if any.
-    #[must_use]
-    fn ora_code(self, code: Option<i32>) -> Self;
-    /// The suggested tool, if any.
-    #[must_use]
-    fn tool(self, tool: Option<&str>) -> Self;
-    /// The `fuzzy_matches` field.
-    #[must_use]
-    fn fuzzy(self, list: &dyn StrList) -> Self;
-    /// The `next_step` templates, then the `next_steps` field.
-    #[must_use]
-    fn steps(self, templates: &[Text<'_>], more: Option<&dyn StrList>) -> Self;
-    /// The retry hint, if any.
-    #[must_use]
-    fn retry(self, ms: Option<u64>) -> Self;
-    /// The help URL.
-    #[must_use]
-    fn help_url(self, url: &str) -> Self;
-    /// The `detail` fields.
-    #[must_use]
-    fn details(self, details: &[Detail<'_>]) -> Self;
-    /// Ends the description; called once, by whoever called `__build`.
-    #[must_use]
-    fn finish(self) -> Self;
-    /// A whole envelope, instead of `start` .. `finish`.
-    #[must_use]
-    fn envelope(self, envelope: &ErrorEnvelope) -> Self;
-    /// A whole envelope, by value, instead of `start` .. `finish`.
-    #[must_use]
-    fn envelope_owned(self, envelope: ErrorEnvelope) -> Self {
-        self.envelope(&envelope)
-    }
-}
-
-/// An envelope builds itself: `to_envelope` passes an empty placeholder
-/// that `start` (or `envelope`) replaces, and the builder that comes back
-/// is the result, with nothing to unwrap or move. Only `to_envelope` may
-/// start one: `start` forgets the builder it is given, which is sound but
-/// would leak an envelope that owned memory.
-#[doc(hidden)]
-impl Builder for ErrorEnvelope {
-    #[inline]
-    fn start(
-        self,
-        class: ErrorClass,
-        category: UserErrorCategory,
-        code: &'static str,
-        message: Text<'_>,
-    ) -> Self {
-        // The placeholder owns no memory (see `to_envelope`); forgetting it
-        // spares running its drop glue, which the compiler cannot prove
-        // empty here.
-        std::mem::forget(self);
-        let message = match message {
-            Text::Str(s) => String::from(s),
-            Text::Fmt(args) => render(args),
-        };
-        new(class, category, code, message)
-    }
-
-    #[inline]
-    fn ora_code(self, code: Option<i32>) -> Self {
-        with_ora_code(self, code)
-    }
-
-    #[inline]
-    fn tool(self, tool: Option<&str>) -> Self {
-        with_tool(self, tool)
-    }
-
-    #[inline]
-    fn fuzzy(self, list: &dyn StrList) -> Self {
-        with_fuzzy(self, list)
-    }
-
-    #[inline]
-    fn steps(mut self, templates: &[Text<'_>], more: Option<&dyn StrList>) -> Self {
-        let mut steps = match more {
-            None => Vec::with_capacity(templates.len()),
-            Some(more) => Vec::with_capacity(templates.len() + more.len_hint()),
-        };
-        for template in templates {
-            steps.push(match *template {
-                Text::Str(s) => String::from(s),
-                Text::Fmt(args) => render(args),
-            });
-        }
-        if let Some(more) = more {
-            more.for_each_str(&mut |s| steps.push(String::from(s)));
-        }
-        // The placeholder's list is empty: replacing it frees nothing.
-        self.next_steps = steps;
-        self
-    }
-
-    #[inline]
-    fn retry(self, ms: Option<u64>) -> Self {
-        with_retry(self, ms)
-    }
-
-    #[inline]
-    fn help_url(self, url: &str) -> Self {
-        with_help_url(self, url)
-    }
-
-    fn details(self, details: &[Detail<'_>]) -> Self {
-        with_details(self, details)
-    }
-
-    #[inline]
-    fn finish(self) -> Self {
-        self
-    }
-
-    fn envelope(self, envelope: &ErrorEnvelope) -> Self {
-        std::mem::forget(self);
-        envelope.clone()
-    }
-
-    fn envelope_owned(self, envelope: ErrorEnvelope) -> Self {
-        std::mem::forget(self);
-        envelope
-    }
-}
-
-/// The derived `to_envelope`: the error describes itself to an envelope.
-#[inline]
+/// The rendered `next_step` templates followed by a `next_steps` field.
 #[must_use]
-pub fn to_envelope<E: ?Sized + Envelope>(error: &E) -> ErrorEnvelope {
-    // Allocates nothing, so `start` may forget it.
-    let placeholder = ErrorEnvelope::new(ErrorClass::Internal, String::new());
-    error.__build(placeholder).finish()
+pub fn steps<const N: usize, L: StrList>(templates: [String; N], more: L) -> Vec<String> {
+    let mut steps = Vec::with_capacity(N + more.count());
+    steps.extend(templates);
+    more.copy_into(&mut steps);
+    steps
 }
 
-/// Writes the JSON as the error describes itself, and notes the category.
-pub(crate) struct Json<'o, O: Out> {
-    writer: JsonWriter<'o, 'static, O>,
-    category: Option<UserErrorCategory>,
-    /// Set once a whole envelope was written: `finish` has nothing to add.
-    complete: bool,
-}
-
-impl<'o, O: Out> Json<'o, O> {
-    pub(crate) fn new(out: &'o mut O) -> Self {
-        Json {
-            writer: JsonWriter::new(out),
-            category: None,
-            complete: false,
-        }
-    }
-}
-
-impl<O: Out> Builder for Json<'_, O> {
-    #[inline]
-    fn start(
-        mut self,
-        class: ErrorClass,
-        category: UserErrorCategory,
-        code: &'static str,
-        message: Text<'_>,
-    ) -> Self {
-        let tail = Tail {
-            code: Some(code),
-            category: Some(category),
-            retryable: class.is_retryable(),
-        };
-        self.writer.begin(class, message, tail);
-        self.category = Some(category);
-        self
-    }
-
-    #[inline]
-    fn ora_code(mut self, code: Option<i32>) -> Self {
-        self.writer.ora_code(code);
-        self
-    }
-
-    #[inline]
-    fn tool(mut self, tool: Option<&str>) -> Self {
-        self.writer.tool(tool);
-        self
-    }
-
-    #[inline]
-    fn fuzzy(mut self, list: &dyn StrList) -> Self {
-        self.writer.list(FUZZY, &[], Some(list));
-        self
-    }
-
-    #[inline]
-    fn steps(mut self, templates: &[Text<'_>], more: Option<&dyn StrList>) -> Self {
-        self.writer.list(STEPS, templates, more);
-        self
-    }
-
-    #[inline]
-    fn retry(mut self, ms: Option<u64>) -> Self {
-        self.writer.retry(ms);
-        self
-    }
-
-    #[inline]
-    fn help_url(mut self, url: &str) -> Self {
-        self.writer.help_url(Some(url));
-        self
-    }
-
-    fn details(mut self, details: &[Detail<'_>]) -> Self {
-        self.writer.details_fields(details);
-        self
-    }
-
-    #[inline]
-    fn finish(mut self) -> Self {
-        if !self.complete {
-            self.writer.end();
-        }
-        self
-    }
-
-    fn envelope(mut self, envelope: &ErrorEnvelope) -> Self {
-        crate::json::write_envelope(self.writer.out, envelope);
-        self.category = Some(envelope.effective_category());
-        self.complete = true;
-        self
-    }
-}
-
-/// Appends an error's JSON to `out`.
-pub(crate) fn write_json<E: ?Sized + Envelope>(error: &E, out: &mut String) {
-    let _ = error.__build(Json::new(out)).finish();
-}
-
-/// An error's JSON in a string allocated once, and its category.
-pub(crate) fn to_json<E: ?Sized + Envelope>(error: &E) -> (String, Option<UserErrorCategory>) {
-    let mut out = Stack::new();
-    let category = error.__build(Json::new(&mut out)).finish().category;
-    (out.finish(), category)
-}
-
-/// `Some(field)` when the field holds a value, else `Some(fallback)`: a
-/// role field overrides the variant's constant only when it is set.
-#[inline]
+/// One `detail` field as JSON; `null` when it does not serialize (a map
+/// with non-string keys), rather than losing the envelope.
 #[must_use]
-pub fn or<T>(field: Option<T>, fallback: T) -> Option<T> {
-    Some(field.unwrap_or(fallback))
+pub fn detail<T: ?Sized + Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// A borrowed `fuzzy_matches` / `next_steps` field, checked to be a
-/// [`StrList`] (so a wrong type is reported at the field).
-#[inline]
+/// The `details` map of a variant's `detail` fields.
 #[must_use]
-pub fn list<L: StrList>(items: &L) -> &dyn StrList {
-    items
+pub fn details<const N: usize>(entries: [(&'static str, Value); N]) -> Map<String, Value> {
+    entries
+        .into_iter()
+        .map(|(key, value)| (String::from(key), value))
+        .collect()
 }
-
-/// A field usable with the `suggested_tool` role.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a `suggested_tool` field",
-    label = "expected `String`, `&str` or `Option<String>`",
-    note = "a `#[envelope(suggested_tool)]` field must hold the tool name as a string or an optional string"
-)]
-pub trait ToolField {
-    /// The tool name, if any.
-    fn into_tool(self) -> Option<String>;
-    /// The tool name, borrowed, if any.
-    fn tool_str(&self) -> Option<&str>;
-}
-
-/// A field usable with the `retry_after_ms` role (milliseconds) or the
-/// `retry_after` role (a `Duration`).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a `retry_after_ms` / `retry_after` field",
-    label = "expected `u64`, `u32`, `u16`, `usize`, `Option<u64>`, `Option<u32>`, `Duration` or `Option<Duration>`",
-    note = "use `retry_after_ms` on a `u64` / `Option<u64>` count of milliseconds and `retry_after` on a `Duration` / `Option<Duration>`"
-)]
-pub trait RetryField {
-    /// The wait in milliseconds, if any.
-    fn into_retry_ms(self) -> Option<u64>;
-}
-
-/// A field usable with the `ora_code` role.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be an `ora_code` field",
-    label = "expected `i32` or `Option<i32>`",
-    note = "an `#[envelope(ora_code)]` field holds the backend's numeric code (`942` for ORA-00942)"
-)]
-pub trait OraField {
-    /// The code, if any.
-    fn into_ora_code(self) -> Option<i32>;
-}
-
-macro_rules! impl_field {
-    ($trait:ident :: $method:ident -> $out:ty { $($ty:ty => |$v:ident| $body:expr;)* }) => {
-        $(
-            impl $trait for $ty {
-                #[inline]
-                fn $method(self) -> Option<$out> {
-                    let $v = self;
-                    $body
-                }
-            }
-        )*
-    };
-}
-
-macro_rules! impl_tool {
-    ($($ty:ty => |$v:ident| $into:expr, |$r:ident| $as_str:expr;)*) => {
-        $(
-            impl ToolField for $ty {
-                // An empty name is no tool: the field leaves the default.
-                #[inline]
-                fn into_tool(self) -> Option<String> {
-                    let $v = self;
-                    let tool: Option<String> = $into;
-                    tool.filter(|t| !t.is_empty())
-                }
-
-                #[inline]
-                fn tool_str(&self) -> Option<&str> {
-                    let $r = self;
-                    let tool: Option<&str> = $as_str;
-                    tool.filter(|t| !t.is_empty())
-                }
-            }
-        )*
-    };
-}
-
-impl_tool! {
-    String => |v| Some(v), |r| Some(r);
-    &String => |v| Some(v.clone()), |r| Some(r);
-    &str => |v| Some(String::from(v)), |r| Some(r);
-    &&str => |v| Some(String::from(*v)), |r| Some(r);
-    Cow<'_, str> => |v| Some(v.into_owned()), |r| Some(r);
-    &Cow<'_, str> => |v| Some(String::from(v.as_ref())), |r| Some(r);
-    Box<str> => |v| Some(String::from(v)), |r| Some(r);
-    &Box<str> => |v| Some(String::from(&**v)), |r| Some(r);
-    Option<String> => |v| v, |r| r.as_deref();
-    &Option<String> => |v| v.clone(), |r| r.as_deref();
-    Option<&str> => |v| v.map(String::from), |r| *r;
-    &Option<&str> => |v| v.map(String::from), |r| **r;
-}
-
-impl_field!(RetryField::into_retry_ms -> u64 {
-    u64 => |v| Some(v);
-    &u64 => |v| Some(*v);
-    u32 => |v| Some(u64::from(v));
-    &u32 => |v| Some(u64::from(*v));
-    u16 => |v| Some(u64::from(v));
-    &u16 => |v| Some(u64::from(*v));
-    usize => |v| Some(u64::try_from(v).unwrap_or(u64::MAX));
-    &usize => |v| Some(u64::try_from(*v).unwrap_or(u64::MAX));
-    Option<u64> => |v| v;
-    &Option<u64> => |v| *v;
-    Option<u32> => |v| v.map(u64::from);
-    &Option<u32> => |v| v.map(u64::from);
-    Duration => |v| Some(duration_ms(v));
-    &Duration => |v| Some(duration_ms(*v));
-    Option<Duration> => |v| v.map(duration_ms);
-    &Option<Duration> => |v| v.map(duration_ms);
-});
-
-impl_field!(OraField::into_ora_code -> i32 {
-    i32 => |v| Some(v);
-    &i32 => |v| Some(*v);
-    Option<i32> => |v| v;
-    &Option<i32> => |v| *v;
-});
 
 /// What the facade's `integrations!` macro names under the `rmcp` feature:
 /// the rmcp traits and types it implements, and the bodies of those impls.

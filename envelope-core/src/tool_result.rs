@@ -46,13 +46,14 @@ impl ToolResult {
 
     /// A failed result whose `content` is the envelope's compact JSON and
     /// whose `error_category` is the envelope's category (the class's default
-    /// when the envelope has none).
+    /// when the envelope has none). `is_error` is the envelope's own flag:
+    /// `true` for every envelope this crate makes.
     #[must_use]
     pub fn error(tool_call_id: impl Into<String>, envelope: &ErrorEnvelope) -> Self {
         ToolResult {
             tool_call_id: tool_call_id.into(),
             content: envelope.to_json_string(),
-            is_error: true,
+            is_error: envelope.is_error,
             error_category: Some(envelope.effective_category()),
         }
     }
@@ -64,7 +65,7 @@ impl ToolResult {
         ToolResult {
             tool_call_id: tool_call_id.into(),
             content: envelope.to_string(),
-            is_error: true,
+            is_error: envelope.is_error,
             error_category: Some(envelope.effective_category()),
         }
     }

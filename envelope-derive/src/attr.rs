@@ -20,36 +20,118 @@ pub(crate) enum Place {
     Variant,
 }
 
-/// Keys valid on the container or a variant, and where each may appear:
-/// (key, on enum, on struct, on variant).
-const ITEM_KEYS: &[(&str, bool, bool, bool)] = &[
-    ("crate", true, true, false),
-    ("class", true, true, true),
-    ("category", true, true, true),
-    ("message", false, true, true),
-    ("next_step", true, true, true),
-    ("suggested_tool", true, true, true),
-    ("suggested_tools", true, true, false),
-    ("code", false, true, true),
-    ("code_prefix", true, true, false),
-    ("ora_code", false, true, true),
-    ("retry_after_ms", false, true, true),
-    ("help_url", true, true, true),
-    ("transparent", false, true, true),
-    ("with", false, true, true),
-];
+/// A key of `#[envelope(...)]` on the container or a variant. Adding one
+/// is one variant here plus its arm in `Key::ALL`, `name`, `places` and
+/// `item`'s `match`, each checked by the compiler.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Key {
+    Crate,
+    Class,
+    Category,
+    Message,
+    NextStep,
+    SuggestedTool,
+    SuggestedTools,
+    Code,
+    CodePrefix,
+    OraCode,
+    RetryAfterMs,
+    HelpUrl,
+    Transparent,
+    With,
+}
 
-/// Keys valid on a field: the field roles.
-const FIELD_KEYS: &[&str] = &[
-    "fuzzy_matches",
-    "next_steps",
-    "suggested_tool",
-    "retry_after_ms",
-    "retry_after",
-    "ora_code",
-    "detail",
-    "secret",
-];
+/// Where a key may be written: on an enum, on a struct, on a variant.
+struct Places {
+    on_enum: bool,
+    on_struct: bool,
+    on_variant: bool,
+}
+
+impl Key {
+    const ALL: [Key; 14] = [
+        Key::Crate,
+        Key::Class,
+        Key::Category,
+        Key::Message,
+        Key::NextStep,
+        Key::SuggestedTool,
+        Key::SuggestedTools,
+        Key::Code,
+        Key::CodePrefix,
+        Key::OraCode,
+        Key::RetryAfterMs,
+        Key::HelpUrl,
+        Key::Transparent,
+        Key::With,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Key::Crate => "crate",
+            Key::Class => "class",
+            Key::Category => "category",
+            Key::Message => "message",
+            Key::NextStep => "next_step",
+            Key::SuggestedTool => "suggested_tool",
+            Key::SuggestedTools => "suggested_tools",
+            Key::Code => "code",
+            Key::CodePrefix => "code_prefix",
+            Key::OraCode => "ora_code",
+            Key::RetryAfterMs => "retry_after_ms",
+            Key::HelpUrl => "help_url",
+            Key::Transparent => "transparent",
+            Key::With => "with",
+        }
+    }
+
+    fn places(self) -> Places {
+        let (on_enum, on_struct, on_variant) = match self {
+            // Container-only: they describe the whole type.
+            Key::Crate | Key::SuggestedTools | Key::CodePrefix => (true, true, false),
+            // Variant-only: they describe one variant's envelope.
+            Key::Message
+            | Key::Code
+            | Key::OraCode
+            | Key::RetryAfterMs
+            | Key::Transparent
+            | Key::With => (false, true, true),
+            // Defaults on the container, overridden per variant.
+            Key::Class | Key::Category | Key::NextStep | Key::SuggestedTool | Key::HelpUrl => {
+                (true, true, true)
+            }
+        };
+        Places {
+            on_enum,
+            on_struct,
+            on_variant,
+        }
+    }
+
+    fn valid_at(self, place: Place) -> bool {
+        let places = self.places();
+        match place {
+            Place::Enum => places.on_enum,
+            Place::Struct => places.on_struct,
+            Place::Variant => places.on_variant,
+        }
+    }
+
+    /// Keys that may appear more than once in one place.
+    fn repeatable(self) -> bool {
+        matches!(self, Key::NextStep | Key::SuggestedTools)
+    }
+
+    /// Keys that describe the type rather than one variant's envelope, so
+    /// they combine with `transparent` and `with` on a struct.
+    pub fn is_container_only(self) -> bool {
+        !self.places().on_variant
+    }
+
+    fn from_name(name: &str) -> Option<Key> {
+        Key::ALL.into_iter().find(|key| key.name() == name)
+    }
+}
 
 /// A `suggested_tool` value on an item.
 pub(crate) enum ToolAttr {
@@ -76,14 +158,14 @@ pub(crate) struct ItemAttrs {
     pub transparent: Option<Span>,
     pub with: Option<Path>,
     /// Every key written, with its span, for the rules in `valid.rs`.
-    pub keys: Vec<(&'static str, Span)>,
+    pub keys: Vec<(Key, Span)>,
     /// Whether parsing these attributes reported an error; later rules stay
     /// quiet about what may only be missing because of it.
     pub errored: bool,
 }
 
 impl ItemAttrs {
-    pub fn span_of(&self, key: &str) -> Option<Span> {
+    pub fn span_of(&self, key: Key) -> Option<Span> {
         self.keys.iter().find(|(k, _)| *k == key).map(|(_, s)| *s)
     }
 }
@@ -102,6 +184,18 @@ pub(crate) enum Role {
 }
 
 impl Role {
+    /// Every role key, for "did you mean" and misplacement messages.
+    const NAMES: [&'static str; 8] = [
+        "fuzzy_matches",
+        "next_steps",
+        "suggested_tool",
+        "retry_after_ms",
+        "retry_after",
+        "ora_code",
+        "detail",
+        "secret",
+    ];
+
     pub fn name(&self) -> &'static str {
         match self {
             Role::FuzzyMatches => "fuzzy_matches",
@@ -114,6 +208,21 @@ impl Role {
             Role::Secret => "secret",
         }
     }
+
+    /// The role of a key written without a value; `detail` takes an
+    /// optional one and is parsed on its own.
+    fn bare(name: &str) -> Option<Role> {
+        Some(match name {
+            "fuzzy_matches" => Role::FuzzyMatches,
+            "next_steps" => Role::NextSteps,
+            "suggested_tool" => Role::SuggestedTool,
+            "retry_after_ms" => Role::RetryAfterMs,
+            "retry_after" => Role::RetryAfter,
+            "ora_code" => Role::OraCode,
+            "secret" => Role::Secret,
+            _ => return None,
+        })
+    }
 }
 
 /// The attributes of one field: its roles, each with the span of its key.
@@ -123,8 +232,12 @@ pub(crate) struct FieldAttrs {
 }
 
 impl FieldAttrs {
-    pub fn has(&self, name: &str) -> bool {
+    fn has(&self, name: &str) -> bool {
         self.roles.iter().any(|(role, _)| role.name() == name)
+    }
+
+    pub fn is_secret(&self) -> bool {
+        self.roles.iter().any(|(role, _)| matches!(role, Role::Secret))
     }
 }
 
@@ -141,33 +254,26 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
         attrs,
         "an attribute name such as `class`",
         |meta, key, span| {
-            let Some(&(name, on_enum, on_struct, on_variant)) =
-                ITEM_KEYS.iter().find(|(k, ..)| *k == key)
-            else {
+            let Some(key) = Key::from_name(&key) else {
                 cx.push(unknown_item_key(&key, span, place));
                 return skip_value(&meta.input);
             };
-            let allowed = match place {
-                Place::Enum => on_enum,
-                Place::Struct => on_struct,
-                Place::Variant => on_variant,
-            };
-            if !allowed {
+            let name = key.name();
+            if !key.valid_at(place) {
                 cx.push(misplaced(name, span, place));
                 return skip_value(&meta.input);
             }
-            let repeatable = name == "next_step" || name == "suggested_tools";
-            if !repeatable && out.span_of(name).is_some() {
+            if !key.repeatable() && out.span_of(key).is_some() {
                 cx.push(syn::Error::new(
                     span,
                     format!("duplicate `{name}` attribute; keep only one"),
                 ));
                 return skip_value(&meta.input);
             }
-            out.keys.push((name, span));
+            out.keys.push((key, span));
             let input = meta.input;
-            match name {
-                "crate" => {
+            match key {
+                Key::Crate => {
                     let lit = string_value(meta, "crate = \"::envelope\"")?;
                     out.krate = Some(lit.parse().map_err(|_| {
                         syn::Error::new(
@@ -176,13 +282,13 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                         )
                     })?);
                 }
-                "class" => out.class = name_value(cx, meta, "class", CLASSES)?,
-                "category" => out.category = name_value(cx, meta, "category", CATEGORIES)?,
-                "message" => out.message = Some(string_value(meta, "message = \"...\"")?),
-                "next_step" => out
+                Key::Class => out.class = name_value(cx, meta, "class", CLASSES)?,
+                Key::Category => out.category = name_value(cx, meta, "category", CATEGORIES)?,
+                Key::Message => out.message = Some(string_value(meta, "message = \"...\"")?),
+                Key::NextStep => out
                     .next_steps
                     .push(string_value(meta, "next_step = \"...\"")?),
-                "suggested_tool" => {
+                Key::SuggestedTool => {
                     if !input.peek(Token![=]) {
                         return Err(meta.error(
                             "expected `suggested_tool = \"tool_name\"` or `suggested_tool = none`",
@@ -215,7 +321,7 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                         ));
                     }
                 }
-                "suggested_tools" => {
+                Key::SuggestedTools => {
                     if !input.peek(syn::token::Paren) {
                         return Err(meta.error(
                             "expected a list: `suggested_tools(ObjectNotFound = \"schema_inspect\", ...)`",
@@ -244,10 +350,10 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                         Ok(())
                     })?;
                 }
-                "code" => {
+                Key::Code => {
                     out.code = Some(code_value(cx, meta, "a code", "code = \"LEASE_REQUIRED\"")?)
                 }
-                "code_prefix" => {
+                Key::CodePrefix => {
                     out.code_prefix = Some(code_value(
                         cx,
                         meta,
@@ -255,18 +361,18 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                         "code_prefix = \"ORA_\"",
                     )?);
                 }
-                "ora_code" => out.ora_code = Some(int_value(meta, "ora_code = 942")?),
-                "retry_after_ms" => {
+                Key::OraCode => out.ora_code = Some(int_value(meta, "ora_code = 942")?),
+                Key::RetryAfterMs => {
                     out.retry_after_ms = Some(int_value(meta, "retry_after_ms = 250")?);
                 }
-                "help_url" => {
+                Key::HelpUrl => {
                     out.help_url = Some(string_value(meta, "help_url = \"https://...\"")?);
                 }
-                "transparent" => {
+                Key::Transparent => {
                     no_value(meta, "transparent")?;
                     out.transparent = Some(span);
                 }
-                "with" => {
+                Key::With => {
                     if !input.peek(Token![=]) {
                         return Err(meta
                             .error("`with` needs a function: write `with = path::to::function`"));
@@ -289,7 +395,6 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                         })?
                     });
                 }
-                other => return Err(unhandled(other, span)),
             }
             Ok(())
         },
@@ -306,7 +411,7 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         attrs,
         "a field role such as `fuzzy_matches`",
         |meta, key, span| {
-            let Some(&name) = FIELD_KEYS.iter().find(|k| **k == key) else {
+            let Some(&name) = Role::NAMES.iter().find(|k| **k == key) else {
                 cx.push(unknown_field_key(&key, span));
                 return skip_value(&meta.input);
             };
@@ -317,8 +422,12 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                 ));
                 return skip_value(&meta.input);
             }
-            let role = match name {
-                "detail" => {
+            let role = match Role::bare(name) {
+                Some(role) => {
+                    no_value_field(meta, name)?;
+                    role
+                }
+                None => {
                     if meta.input.peek(syn::token::Paren) {
                         return Err(meta.error("write `detail = \"key\"` to name the key, or `detail` alone to use the field name"));
                     }
@@ -326,19 +435,6 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                         Role::Detail(Some(string_value(meta, "detail = \"key\"")?))
                     } else {
                         Role::Detail(None)
-                    }
-                }
-                _ => {
-                    no_value_field(meta, name)?;
-                    match name {
-                        "fuzzy_matches" => Role::FuzzyMatches,
-                        "next_steps" => Role::NextSteps,
-                        "suggested_tool" => Role::SuggestedTool,
-                        "retry_after_ms" => Role::RetryAfterMs,
-                        "retry_after" => Role::RetryAfter,
-                        "ora_code" => Role::OraCode,
-                        "secret" => Role::Secret,
-                        other => return Err(unhandled(other, span)),
                     }
                 }
             };
@@ -375,15 +471,6 @@ where
             cx.push(err);
         }
     }
-}
-
-/// Every key of the tables above has an arm in its `match`; this error only
-/// keeps those `match`es total without a panic.
-fn unhandled(key: &str, span: Span) -> syn::Error {
-    syn::Error::new(
-        span,
-        format!("envelope-derive does not handle `{key}` here; please report this"),
-    )
 }
 
 fn check_list(attr: &Attribute) -> syn::Result<()> {
@@ -613,32 +700,28 @@ fn unknown_name(ident: &Ident, key: &str, known: &[&str]) -> syn::Error {
 }
 
 fn unknown_item_key(key: &str, span: Span, place: Place) -> syn::Error {
-    if FIELD_KEYS.contains(&key) {
+    if Role::NAMES.contains(&key) {
         return syn::Error::new(
             span,
             format!("`{key}` is a field attribute: put `#[envelope({key})]` on the field itself"),
         );
     }
-    let candidates: Vec<&str> = ITEM_KEYS
-        .iter()
-        .filter(|(_, on_enum, on_struct, on_variant)| match place {
-            Place::Enum => *on_enum,
-            Place::Struct => *on_struct,
-            Place::Variant => *on_variant,
-        })
-        .map(|(k, ..)| *k)
+    let candidates: Vec<&str> = Key::ALL
+        .into_iter()
+        .filter(|k| k.valid_at(place))
+        .map(Key::name)
         .collect();
     unknown_key(key, span, &candidates)
 }
 
 fn unknown_field_key(key: &str, span: Span) -> syn::Error {
-    if ITEM_KEYS.iter().any(|(k, ..)| *k == key) {
+    if Key::from_name(key).is_some() {
         return syn::Error::new(
             span,
             format!("`{key}` is not a field role: move it onto the variant (or the struct)"),
         );
     }
-    unknown_key(key, span, FIELD_KEYS)
+    unknown_key(key, span, &Role::NAMES)
 }
 
 fn unknown_key(key: &str, span: Span, candidates: &[&str]) -> syn::Error {

@@ -2,9 +2,9 @@
 //! for them: only fields that a template, `detail` or `transparent` uses add
 //! a bound, and only when their type mentions a type parameter.
 
-use proc_macro2::{TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote};
-use syn::{Generics, Type};
+use syn::{Generics, Ident, Path, Type};
 
 /// Type parameter names of `generics`.
 pub(crate) fn type_params(generics: &Generics) -> Vec<String> {
@@ -27,32 +27,66 @@ fn stream_mentions(tokens: TokenStream, params: &[String]) -> bool {
     })
 }
 
-/// Ordered, de-duplicated `where` predicates.
-#[derive(Default)]
-pub(crate) struct Bounds {
-    predicates: Vec<(String, TokenStream)>,
+/// The trait an inferred predicate asks of a field type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// A `transparent` field: the facade's `Envelope`.
+    Envelope,
+    /// A `detail` field: serde's `Serialize`, through the facade.
+    Serialize,
+    /// A template placeholder: the `core::fmt` trait its format spec uses.
+    Fmt(&'static str),
 }
 
-impl Bounds {
-    pub fn push(&mut self, ty: &impl ToTokens, bound: &TokenStream) {
-        let predicate = quote!(#ty: #bound);
-        let key = predicate.to_string();
-        if !self.predicates.iter().any(|(k, _)| *k == key) {
-            self.predicates.push((key, predicate));
+/// Ordered, de-duplicated inferred `where` predicates, as data.
+#[derive(Default)]
+pub(crate) struct Bounds<'a> {
+    predicates: Vec<(&'a Type, Bound)>,
+    /// A variant shows the type's own `Display` text, so a generic type
+    /// needs `Type<..>: Display`.
+    pub display_self: bool,
+}
+
+impl<'a> Bounds<'a> {
+    pub fn push(&mut self, ty: &'a Type, bound: Bound) {
+        let key = ty.to_token_stream().to_string();
+        let seen = self
+            .predicates
+            .iter()
+            .any(|(t, b)| *b == bound && t.to_token_stream().to_string() == key);
+        if !seen {
+            self.predicates.push((ty, bound));
         }
     }
 
     /// The user's `where` clause extended with the inferred predicates.
-    pub fn where_clause(&self, generics: &Generics) -> TokenStream {
+    /// The type's own `Display` bound names the type, not `Self`: the same
+    /// clause guards the `From` impls, whose `Self` is the envelope.
+    pub fn where_clause(&self, krate: &Path, ident: &Ident, generics: &Generics) -> TokenStream {
         let user: Vec<_> = generics
             .where_clause
             .iter()
             .flat_map(|w| w.predicates.iter())
             .collect();
-        let inferred = self.predicates.iter().map(|(_, p)| p);
-        if user.is_empty() && self.predicates.is_empty() {
+        let inferred = self.predicates.iter().map(|(ty, bound)| {
+            let bound = match bound {
+                Bound::Envelope => quote!(#krate::__private::Envelope),
+                Bound::Serialize => quote!(#krate::__private::Serialize),
+                Bound::Fmt(name) => {
+                    let name = Ident::new(name, Span::call_site());
+                    quote!(::core::fmt::#name)
+                }
+            };
+            quote!(#ty: #bound)
+        });
+        let display = self.display_self.then(|| {
+            let (_, ty_generics, _) = generics.split_for_impl();
+            quote!(#ident #ty_generics: ::core::fmt::Display)
+        });
+        if user.is_empty() && self.predicates.is_empty() && display.is_none() {
             return TokenStream::new();
         }
-        quote!(where #(#user,)* #(#inferred,)*)
+        let display = display.into_iter();
+        quote!(where #(#user,)* #(#inferred,)* #(#display,)*)
     }
 }

@@ -2,21 +2,21 @@
 //! becomes a validated `Model` that code generation can trust.
 
 use proc_macro2::Span;
-use quote::quote;
 use syn::{Ident, Path, Type};
 
-use crate::ast::{Field, Input, Shape, Variant};
-use crate::attr::{ItemAttrs, Role, ToolAttr};
+use crate::ast::{Input, Shape, Variant};
+use crate::attr::{ItemAttrs, Key, Role, ToolAttr};
 use crate::ctxt::Ctxt;
 use crate::fmt::{FieldRef, Piece, Template};
-use crate::generics::{self, Bounds};
+use crate::generics::{self, Bound, Bounds};
 use crate::names::{self, SERVER_CLASSES};
 
 pub(crate) struct Model<'a> {
     pub krate: Path,
     pub input: &'a Input<'a>,
     pub variants: Vec<Kind>,
-    pub bounds: Bounds,
+    /// The inferred `where` predicates, as data; `generics.rs` writes them.
+    pub bounds: Bounds<'a>,
 }
 
 pub(crate) enum Kind {
@@ -29,6 +29,8 @@ pub(crate) enum Kind {
 }
 
 pub(crate) struct Plain {
+    /// The fields the conversion arm binds, in declaration order.
+    pub bound: Vec<usize>,
     pub class: &'static str,
     pub category: Option<&'static str>,
     pub code: String,
@@ -83,16 +85,16 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
     for variant in input.variants() {
         let own = if is_struct { container } else { &variant.attrs };
         let kind = if let Some(span) = own.transparent {
-            let index = delegated(cx, variant, own, "transparent", span);
+            let index = delegated(cx, variant, own, Key::Transparent, span);
             if let Some(field) = variant.fields.get(index)
                 && generics::mentions(field.ty, &params)
             {
-                bounds.push(field.ty, &quote!(#krate::__private::Envelope));
+                bounds.push(field.ty, Bound::Envelope);
             }
             Kind::Transparent(index)
         } else if let Some(path) = &own.with {
-            let span = own.span_of("with").unwrap_or_else(Span::call_site);
-            Kind::With(delegated(cx, variant, own, "with", span), path.clone())
+            let span = own.span_of(Key::With).unwrap_or_else(Span::call_site);
+            Kind::With(delegated(cx, variant, own, Key::With, span), path.clone())
         } else {
             match plain(
                 cx,
@@ -100,7 +102,6 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
                 own,
                 container,
                 is_struct,
-                &krate,
                 &params,
                 &mut bounds,
             ) {
@@ -125,13 +126,7 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
         };
         variants.push(kind);
     }
-    if uses_display && !input.generics.params.is_empty() {
-        // Named, not `Self`: the same `where` clause also guards the `From`
-        // impls, whose `Self` is the envelope.
-        let ident = input.ident;
-        let (_, ty_generics, _) = input.generics.split_for_impl();
-        bounds.push(&quote!(#ident #ty_generics), &quote!(::core::fmt::Display));
-    }
+    bounds.display_self = uses_display && !input.generics.params.is_empty();
     Model {
         krate,
         input,
@@ -142,14 +137,16 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
 
 /// Checks a variant whose envelope comes from its one field, by
 /// `transparent` or `with`; returns that field's index.
-fn delegated(cx: &Ctxt, variant: &Variant, own: &ItemAttrs, mode: &str, span: Span) -> usize {
-    for (key, key_span) in &own.keys {
-        if *key == mode || matches!(*key, "crate" | "code_prefix" | "suggested_tools") {
+fn delegated(cx: &Ctxt, variant: &Variant, own: &ItemAttrs, mode_key: Key, span: Span) -> usize {
+    let mode = mode_key.name();
+    for &(key, key_span) in &own.keys {
+        if key == mode_key || key.is_container_only() {
             continue;
         }
-        let message = if matches!(*key, "transparent" | "with") {
+        let key = key.name();
+        let message = if matches!(key, "transparent" | "with") {
             "`transparent` and `with` cannot be combined: keep one".to_owned()
-        } else if mode == "transparent" {
+        } else if mode_key == Key::Transparent {
             format!(
                 "`{key}` cannot be combined with `transparent`: the wrapped error supplies the whole envelope; remove `{key}`"
             )
@@ -158,10 +155,10 @@ fn delegated(cx: &Ctxt, variant: &Variant, own: &ItemAttrs, mode: &str, span: Sp
                 "`{key}` cannot be combined with `with`: the function builds the whole envelope; remove `{key}`"
             )
         };
-        cx.push(syn::Error::new(*key_span, message));
+        cx.push(syn::Error::new(key_span, message));
     }
     if variant.fields.len() != 1 {
-        let what = if mode == "transparent" {
+        let what = if mode_key == Key::Transparent {
             "the error it wraps"
         } else {
             "the value passed to the function"
@@ -188,16 +185,14 @@ fn delegated(cx: &Ctxt, variant: &Variant, own: &ItemAttrs, mode: &str, span: Sp
     0
 }
 
-#[allow(clippy::too_many_arguments)]
-fn plain(
+fn plain<'a>(
     cx: &Ctxt,
-    variant: &Variant,
+    variant: &Variant<'a>,
     own: &ItemAttrs,
     container: &ItemAttrs,
     is_struct: bool,
-    krate: &Path,
     params: &[String],
-    bounds: &mut Bounds,
+    bounds: &mut Bounds<'a>,
 ) -> Option<Plain> {
     let class = match (&own.class, &container.class) {
         (Some((_, class)), _) | (None, Some((_, class))) => *class,
@@ -228,7 +223,7 @@ fn plain(
         .map(|(_, c)| *c);
 
     let roles = roles(cx, variant);
-    let secret = variant.fields.iter().find(|f| f.attrs.has("secret"));
+    let secret = variant.fields.iter().find(|f| f.attrs.is_secret());
 
     let message = match &own.message {
         Some(lit) => match render(cx, variant, lit, params, bounds) {
@@ -302,11 +297,12 @@ fn plain(
     for (_, index) in &roles.details {
         let field = &variant.fields[*index];
         if generics::mentions(field.ty, params) {
-            bounds.push(field.ty, &quote!(#krate::__private::Serialize));
+            bounds.push(field.ty, Bound::Serialize);
         }
     }
 
-    Some(Plain {
+    let mut plain = Plain {
+        bound: Vec::new(),
         class,
         category,
         code,
@@ -321,16 +317,20 @@ fn plain(
             .or(container.help_url.as_ref())
             .map(syn::LitStr::value),
         roles,
-    })
+    };
+    plain.bound = (0..variant.fields.len())
+        .filter(|&i| plain.binds(i))
+        .collect();
+    Some(plain)
 }
 
 /// Resolves and checks a template against the variant's fields.
-fn render(
+fn render<'a>(
     cx: &Ctxt,
-    variant: &Variant,
+    variant: &Variant<'a>,
     lit: &syn::LitStr,
     params: &[String],
-    bounds: &mut Bounds,
+    bounds: &mut Bounds<'a>,
 ) -> Option<Rendered> {
     let template = match Template::parse(lit) {
         Ok(template) => template,
@@ -351,7 +351,7 @@ fn render(
             continue;
         };
         let field = &variant.fields[index];
-        if field.attrs.has("secret") {
+        if field.attrs.is_secret() {
             cx.push(syn::Error::new(
                 lit.span(),
                 format!("the template uses `{{{name}}}`, a secret field of `{}`; secret fields are never rendered: remove `{{{name}}}` from the template", variant.ident),
@@ -360,31 +360,32 @@ fn render(
             continue;
         }
         if generics::mentions(field.ty, params) {
-            bounds.push(field.ty, &format_trait(spec));
+            bounds.push(field.ty, Bound::Fmt(format_trait(spec)));
         }
         args.push(index);
     }
     ok.then_some(Rendered { template, args })
 }
 
-fn format_trait(spec: &str) -> proc_macro2::TokenStream {
-    let kind = spec.trim_end_matches(|c: char| c.is_whitespace());
-    if kind.ends_with("x?") || kind.ends_with("X?") || kind.ends_with('?') {
-        quote!(::core::fmt::Debug)
+/// The `core::fmt` trait a format spec asks of its argument.
+fn format_trait(spec: &str) -> &'static str {
+    let kind = spec.trim_end_matches(char::is_whitespace);
+    if kind.ends_with('?') {
+        "Debug"
     } else if kind.ends_with('x') {
-        quote!(::core::fmt::LowerHex)
+        "LowerHex"
     } else if kind.ends_with('X') {
-        quote!(::core::fmt::UpperHex)
+        "UpperHex"
     } else if kind.ends_with('o') {
-        quote!(::core::fmt::Octal)
+        "Octal"
     } else if kind.ends_with('b') {
-        quote!(::core::fmt::Binary)
+        "Binary"
     } else if kind.ends_with('e') {
-        quote!(::core::fmt::LowerExp)
+        "LowerExp"
     } else if kind.ends_with('E') {
-        quote!(::core::fmt::UpperExp)
+        "UpperExp"
     } else {
-        quote!(::core::fmt::Display)
+        "Display"
     }
 }
 
@@ -449,7 +450,7 @@ fn roles(cx: &Ctxt, variant: &Variant) -> Roles {
     let mut roles = Roles::default();
     let mut claimed: Vec<(&'static str, usize)> = Vec::new();
     for (index, field) in variant.fields.iter().enumerate() {
-        let secret = field.attrs.has("secret");
+        let secret = field.attrs.is_secret();
         for (role, span) in &field.attrs.roles {
             if secret && !matches!(role, Role::Secret) {
                 cx.push(syn::Error::new(
@@ -569,9 +570,11 @@ fn last_ident(ty: &Type) -> Option<String> {
     }
 }
 
-impl Field<'_> {
-    pub fn is_bound(&self, plain: &Plain, index: usize) -> bool {
-        let roles = &plain.roles;
+impl Plain {
+    /// Whether the conversion arm uses the field at `index`: a role, a
+    /// `detail` or a template placeholder.
+    fn binds(&self, index: usize) -> bool {
+        let roles = &self.roles;
         [
             roles.fuzzy_matches,
             roles.next_steps,
@@ -581,16 +584,25 @@ impl Field<'_> {
         ]
         .contains(&Some(index))
             || roles.details.iter().any(|(_, i)| *i == index)
-            || plain.templates().any(|r| r.args.contains(&index))
+            || self.templates().any(|r| r.args.contains(&index))
     }
-}
 
-impl Plain {
     pub fn templates(&self) -> impl Iterator<Item = &Rendered> {
         let message = match &self.message {
             Message::Template(rendered) => Some(rendered),
             _ => None,
         };
         message.into_iter().chain(&self.next_steps)
+    }
+
+    /// Whether `into_envelope` gains by moving fields into the envelope: a
+    /// list or tool field to move, and a message that does not need the
+    /// whole value (`Display` does, which moving fields out would break).
+    pub fn moves(&self) -> bool {
+        let roles = &self.roles;
+        !matches!(self.message, Message::Display)
+            && (roles.fuzzy_matches.is_some()
+                || roles.next_steps.is_some()
+                || roles.suggested_tool.is_some())
     }
 }

@@ -9,19 +9,26 @@ use crate::envelope::ErrorEnvelope;
 /// ```json
 /// {"content":[{"type":"text","text":"<envelope JSON>"}],
 ///  "structuredContent":{<envelope>},
-///  "isError":true}
+///  "isError":true,
+///  "resultType":"complete"}
 /// ```
 ///
 /// The MCP specification (2025-06-18 and later) asks tools to report
 /// failures the model can act on as results with `isError: true` rather than
 /// as JSON-RPC errors, and to repeat structured content as text for clients
-/// that only read `content`; both are done here.
+/// that only read `content`; both are done here. `isError` is the
+/// envelope's own flag (`true` for every envelope this crate makes). The
+/// 2026-07-28 schema requires `resultType` on every result (SEP-2322);
+/// a finished tool call is `"complete"`.
 #[must_use]
 pub fn call_tool_result(envelope: &ErrorEnvelope) -> Value {
+    // The text is serialized from the struct, not from the `Value`: a
+    // `Value` object's key order depends on serde_json's features.
     json!({
         "content": [{ "type": "text", "text": envelope.to_json_string() }],
         "structuredContent": envelope.to_json(),
-        "isError": true,
+        "isError": envelope.is_error,
+        "resultType": "complete",
     })
 }
 
@@ -50,6 +57,7 @@ pub(crate) fn rmcp_call_tool_result(envelope: &ErrorEnvelope) -> rmcp::model::Ca
     // Not `CallToolResult::structured_error`: it would write the text from a
     // `Value`, losing the envelope's documented key order.
     let mut result = rmcp::model::CallToolResult::error(rmcp_contents(envelope));
+    result.is_error = Some(envelope.is_error);
     result.structured_content = Some(envelope.to_json());
     result
 }
@@ -81,11 +89,10 @@ mod rmcp_tests {
         assert_eq!(result.content[0].as_text().unwrap().text, BUSY_JSON);
         assert_eq!(result.structured_content, Some(busy().to_json()));
         assert_eq!(result.meta, None);
-        // rmcp's own wire form equals `to_mcp_result`, apart from the
-        // protocol's `resultType` discriminator rmcp adds.
-        let mut wire = serde_json::to_value(&result).unwrap();
+        // rmcp's own wire form equals `to_mcp_result`, `resultType`
+        // included.
+        let wire = serde_json::to_value(&result).unwrap();
         assert_eq!(wire["resultType"], json!("complete"));
-        wire.as_object_mut().unwrap().remove("resultType");
         assert_eq!(wire, busy().to_mcp_result());
     }
 

@@ -1,0 +1,196 @@
+//! The field roles of the derive (`#[envelope(fuzzy_matches)]`,
+//! `suggested_tool`, `retry_after_ms`, ...): which field types each accepts
+//! and how a value of one becomes the envelope's field.
+//!
+//! Every trait is implemented for the owned type and for a reference to it:
+//! `to_envelope` passes the field by reference and copies, `into_envelope`
+//! passes it by value and moves. Each carries an `on_unimplemented`
+//! message, so a role on a field of the wrong type is reported at that
+//! field in the role's terms.
+
+use std::borrow::Cow;
+use std::collections::{BTreeSet, VecDeque};
+use std::time::Duration;
+
+/// A [`Duration`] in whole milliseconds, saturating at `u64::MAX`.
+pub(crate) fn duration_ms(wait: Duration) -> u64 {
+    u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A list of strings: what a `fuzzy_matches` or `next_steps` field holds.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a `fuzzy_matches` / `next_steps` field",
+    label = "expected a list of strings",
+    note = "use `Vec<String>`, `Vec<&str>`, `&[&str]`, `[&str; N]`, `Option<Vec<String>>`, `BTreeSet<String>` or `VecDeque<String>`"
+)]
+pub trait StrList {
+    /// Appends a copy of each string to `out`.
+    fn copy_into(&self, out: &mut Vec<String>);
+    /// How many strings there are.
+    fn count(&self) -> usize;
+    /// The strings as owned values. Copies each one; a `Vec<String>` moves
+    /// instead, keeping its heap buffer.
+    fn into_strings(self) -> Vec<String>
+    where
+        Self: Sized,
+    {
+        let mut out = Vec::with_capacity(self.count());
+        self.copy_into(&mut out);
+        out
+    }
+}
+
+impl<T: AsRef<str> + Into<String>> StrList for Vec<T> {
+    fn copy_into(&self, out: &mut Vec<String>) {
+        out.extend(self.iter().map(|s| String::from(s.as_ref())));
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    /// The identity map over a `Vec<String>` is collected in place: the
+    /// strings and the buffer move, nothing is copied.
+    fn into_strings(self) -> Vec<String> {
+        self.into_iter().map(Into::into).collect()
+    }
+}
+
+macro_rules! str_list_by_iter {
+    ($($ty:ty => [$($generics:tt)*];)*) => {
+        $(
+            impl<$($generics)*> StrList for $ty {
+                fn copy_into(&self, out: &mut Vec<String>) {
+                    out.extend(self.iter().map(|s| String::from(s.as_ref())));
+                }
+
+                fn count(&self) -> usize {
+                    self.len()
+                }
+            }
+        )*
+    };
+}
+
+str_list_by_iter! {
+    [T] => [T: AsRef<str>];
+    [T; N] => [T: AsRef<str>, const N: usize];
+    BTreeSet<T> => [T: AsRef<str>];
+    VecDeque<T> => [T: AsRef<str>];
+}
+
+impl<L: StrList + ?Sized> StrList for &L {
+    fn copy_into(&self, out: &mut Vec<String>) {
+        (**self).copy_into(out);
+    }
+
+    fn count(&self) -> usize {
+        (**self).count()
+    }
+}
+
+impl<L: StrList> StrList for Option<L> {
+    fn copy_into(&self, out: &mut Vec<String>) {
+        if let Some(list) = self {
+            list.copy_into(out);
+        }
+    }
+
+    fn count(&self) -> usize {
+        self.as_ref().map_or(0, StrList::count)
+    }
+
+    fn into_strings(self) -> Vec<String> {
+        self.map(StrList::into_strings).unwrap_or_default()
+    }
+}
+
+/// A field usable with the `suggested_tool` role.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a `suggested_tool` field",
+    label = "expected `String`, `&str` or `Option<String>`",
+    note = "a `#[envelope(suggested_tool)]` field must hold the tool name as a string or an optional string"
+)]
+pub trait ToolField {
+    /// The tool name, if any; an empty name is no tool.
+    fn into_tool(self) -> Option<String>;
+}
+
+/// A field usable with the `retry_after_ms` role (milliseconds) or the
+/// `retry_after` role (a `Duration`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a `retry_after_ms` / `retry_after` field",
+    label = "expected `u64`, `u32`, `u16`, `usize`, `Option<u64>`, `Option<u32>`, `Duration` or `Option<Duration>`",
+    note = "use `retry_after_ms` on a `u64` / `Option<u64>` count of milliseconds and `retry_after` on a `Duration` / `Option<Duration>`"
+)]
+pub trait RetryField {
+    /// The wait in milliseconds, if any.
+    fn into_retry_ms(self) -> Option<u64>;
+}
+
+/// A field usable with the `ora_code` role.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an `ora_code` field",
+    label = "expected `i32` or `Option<i32>`",
+    note = "an `#[envelope(ora_code)]` field holds the backend's numeric code (`942` for ORA-00942)"
+)]
+pub trait OraField {
+    /// The code, if any.
+    fn into_ora_code(self) -> Option<i32>;
+}
+
+/// Implements a role trait for owned types and references to them.
+macro_rules! impl_role {
+    ($trait:ident :: $method:ident -> $out:ty { $($ty:ty => |$v:ident| $body:expr;)* }) => {
+        $(
+            impl $trait for $ty {
+                #[inline]
+                fn $method(self) -> Option<$out> {
+                    let $v = self;
+                    $body
+                }
+            }
+        )*
+    };
+}
+
+impl_role!(ToolField::into_tool -> String {
+    String => |v| Some(v).filter(|t| !t.is_empty());
+    &String => |v| (!v.is_empty()).then(|| v.clone());
+    &str => |v| (!v.is_empty()).then(|| String::from(v));
+    &&str => |v| (!v.is_empty()).then(|| String::from(*v));
+    Cow<'_, str> => |v| (!v.is_empty()).then(|| v.into_owned());
+    &Cow<'_, str> => |v| (!v.is_empty()).then(|| String::from(v.as_ref()));
+    Box<str> => |v| (!v.is_empty()).then(|| String::from(v));
+    &Box<str> => |v| (!v.is_empty()).then(|| String::from(&**v));
+    Option<String> => |v| v.filter(|t| !t.is_empty());
+    &Option<String> => |v| v.as_deref().and_then(ToolField::into_tool);
+    Option<&str> => |v| v.and_then(ToolField::into_tool);
+    &Option<&str> => |v| v.and_then(ToolField::into_tool);
+});
+
+impl_role!(RetryField::into_retry_ms -> u64 {
+    u64 => |v| Some(v);
+    &u64 => |v| Some(*v);
+    u32 => |v| Some(u64::from(v));
+    &u32 => |v| Some(u64::from(*v));
+    u16 => |v| Some(u64::from(v));
+    &u16 => |v| Some(u64::from(*v));
+    usize => |v| Some(u64::try_from(v).unwrap_or(u64::MAX));
+    &usize => |v| Some(u64::try_from(*v).unwrap_or(u64::MAX));
+    Option<u64> => |v| v;
+    &Option<u64> => |v| *v;
+    Option<u32> => |v| v.map(u64::from);
+    &Option<u32> => |v| v.map(u64::from);
+    Duration => |v| Some(duration_ms(v));
+    &Duration => |v| Some(duration_ms(*v));
+    Option<Duration> => |v| v.map(duration_ms);
+    &Option<Duration> => |v| v.map(duration_ms);
+});
+
+impl_role!(OraField::into_ora_code -> i32 {
+    i32 => |v| Some(v);
+    &i32 => |v| Some(*v);
+    Option<i32> => |v| v;
+    &Option<i32> => |v| *v;
+});
