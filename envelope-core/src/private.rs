@@ -63,13 +63,17 @@ pub fn base(class: ErrorClass, category: UserErrorCategory, code: &'static str) 
     envelope
 }
 
-/// The error itself, as the argument of a `"{}"` template: variants
-/// without a `message` show their `Display` text. (A function, so a missing
-/// `Display` impl is reported once, here.)
-#[inline]
+/// The error's `Display` text, the message of a variant without a
+/// `message`. Formatted once, into a string sized for a typical message
+/// (`format!("{}", ..)` would start empty and grow several times).
 #[must_use]
-pub fn display<T: Display>(value: &T) -> &dyn Display {
-    value
+pub fn display<T: ?Sized + Display>(value: &T) -> String {
+    use std::fmt::Write as _;
+    let mut message = String::with_capacity(64);
+    // Writing to a `String` fails only if the `Display` impl itself
+    // returns an error; the text written so far is kept.
+    let _ = write!(message, "{value}");
+    message
 }
 
 /// The generic text of a server-owned class without a `message`.
@@ -77,6 +81,13 @@ pub fn display<T: Display>(value: &T) -> &dyn Display {
 #[must_use]
 pub fn generic(class: ErrorClass) -> String {
     String::from(class.generic_message())
+}
+
+/// A template without placeholders, as the envelope's string.
+#[inline]
+#[must_use]
+pub fn text(literal: &'static str) -> String {
+    String::from(literal)
 }
 
 /// A role field's value when it holds one, else the attribute's constant:
@@ -113,7 +124,8 @@ pub fn ora_code<T: OraField>(value: T) -> Option<i32> {
 }
 
 /// A `fuzzy_matches` / `next_steps` field as the envelope's list: moved
-/// from an owned `Vec<String>`, copied from a borrow.
+/// from an owned `Vec<String>`, copied from a borrow. Also takes the array
+/// of rendered `next_step` templates.
 #[inline]
 #[must_use]
 pub fn list<L: StrList>(items: L) -> Vec<String> {

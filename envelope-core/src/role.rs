@@ -74,9 +74,24 @@ macro_rules! str_list_by_iter {
 
 str_list_by_iter! {
     [T] => [T: AsRef<str>];
-    [T; N] => [T: AsRef<str>, const N: usize];
     BTreeSet<T> => [T: AsRef<str>];
     VecDeque<T> => [T: AsRef<str>];
+}
+
+impl<T: AsRef<str> + Into<String>, const N: usize> StrList for [T; N] {
+    fn copy_into(&self, out: &mut Vec<String>) {
+        out.extend(self.iter().map(|s| String::from(s.as_ref())));
+    }
+
+    fn count(&self) -> usize {
+        N
+    }
+
+    /// The strings move: an array of rendered templates becomes the list
+    /// in one allocation.
+    fn into_strings(self) -> Vec<String> {
+        self.into_iter().map(Into::into).collect()
+    }
 }
 
 impl<L: StrList + ?Sized> StrList for &L {

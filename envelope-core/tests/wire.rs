@@ -179,7 +179,10 @@ fn mcp_result_as_json() {
     assert_eq!(
         env.to_mcp_result(),
         json!({
-            "content": [{ "type": "text", "text": env.to_json_string() }],
+            "content": [{
+                "type": "text",
+                "text": r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table or view EMPLOYES does not exist","ora_code":942,"suggested_tool":"oracle_schema_inspect","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"category":"NotFound"}"#,
+            }],
             "structuredContent": {
                 "isError": true,
                 "error_class": "OBJECT_NOT_FOUND",
@@ -189,9 +192,38 @@ fn mcp_result_as_json() {
                 "fuzzy_matches": ["EMPLOYEES", "EMPLOYEE"],
                 "category": "NotFound"
             },
-            "isError": true
+            "isError": true,
+            "resultType": "complete"
         })
     );
+}
+
+/// An envelope read from a peer with `"isError": false` keeps the flag in
+/// every renderer: its JSON, the tool result, the MCP result, and through
+/// the trait.
+#[test]
+fn is_error_false_survives_every_renderer() {
+    let env: ErrorEnvelope =
+        serde_json::from_str(r#"{"isError":false,"error_class":"BUSY","message":"m"}"#).unwrap();
+    assert!(!env.is_error);
+    let json = r#"{"isError":false,"error_class":"BUSY","message":"m"}"#;
+    assert_eq!(env.to_json_string(), json);
+    assert_eq!(Envelope::to_json_string(&env), json);
+    let result = env.to_tool_result("call_1");
+    assert_eq!(
+        serde_json::to_value(&result).unwrap(),
+        json!({"tool_call_id": "call_1", "content": json, "is_error": false, "error_category": "Technical"})
+    );
+    assert_eq!(Envelope::to_tool_result(&env, "call_1"), result);
+    assert!(!ToolResult::error_text("call_1", &env).is_error);
+    let mcp = json!({
+        "content": [{"type": "text", "text": json}],
+        "structuredContent": {"isError": false, "error_class": "BUSY", "message": "m"},
+        "isError": false,
+        "resultType": "complete"
+    });
+    assert_eq!(env.to_mcp_result(), mcp);
+    assert_eq!(Envelope::to_mcp_result(&env), mcp);
 }
 
 #[test]

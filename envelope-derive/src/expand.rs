@@ -321,7 +321,7 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
     };
     let string = |rendered: &Rendered| match template(variant, rendered) {
         Template::Args(args) => quote!(#p::format!(#args)),
-        Template::Literal(text) => quote!(#p::String::from(#text)),
+        Template::Literal(text) => quote!(#p::text(#text)),
     };
 
     let mut fields: Vec<(&str, TokenStream)> = Vec::new();
@@ -329,14 +329,14 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         "message",
         match &plain.message {
             Message::Template(rendered) => string(rendered),
-            Message::Display => quote!(#p::format!("{}", #p::display(self))),
+            Message::Display => quote!(#p::display(self)),
             Message::Generic => quote!(#p::generic(#class)),
         },
     ));
     let templates: Vec<TokenStream> = plain.next_steps.iter().map(string).collect();
     let steps = match (templates.is_empty(), field(roles.next_steps, "list")) {
         (true, None) => None,
-        (false, None) => Some(quote!(#p::Vec::from([#(#templates),*]))),
+        (false, None) => Some(quote!(#p::list([#(#templates),*]))),
         (true, Some(list)) => Some(list),
         (false, Some(_)) => {
             let more = &variant.fields[roles.next_steps.unwrap_or_default()];

@@ -160,7 +160,7 @@ fn expands_outside_the_compiler() {
     // Named placeholders keep the template's text (and span) as written.
     assert!(
         tokens
-            .contains(":: envelope :: __private :: format_args ! (\"no {name}\" , name = field_0)"),
+            .contains(":: envelope :: __private :: format ! (\"no {name}\" , name = field_0)"),
         "{tokens}"
     );
 
@@ -186,7 +186,7 @@ fn expands_outside_the_compiler() {
     };
     let tokens = expand::derive(&input).unwrap().to_string();
     assert!(
-        tokens.contains(":: envelope :: __private :: format_args ! (\"{0} then {1:?} then {0}\" , field_1 , field_0)"),
+        tokens.contains(":: envelope :: __private :: format ! (\"{0} then {1:?} then {0}\" , field_1 , field_0)"),
         "{tokens}"
     );
 

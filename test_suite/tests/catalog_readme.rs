@@ -86,7 +86,7 @@ fn json_array_of_the_example_enum() {
 
 #[test]
 fn readme_table_is_current() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
     let readme = std::fs::read_to_string(&path).expect("README.md is readable");
     let start = readme
         .find(START)

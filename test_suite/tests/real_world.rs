@@ -19,7 +19,7 @@ mod code_mode;
 mod chat_tools;
 
 #[allow(dead_code)]
-#[path = "../examples/quickstart.rs"]
+#[path = "../../examples/quickstart.rs"]
 mod quickstart;
 
 use std::collections::BTreeSet;
