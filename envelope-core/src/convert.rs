@@ -29,6 +29,12 @@ use crate::tool_result::ToolResult;
 ///
 /// Every JSON form is the serde serialization of the [`ErrorEnvelope`]
 /// that `to_envelope` returns.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `Envelope`",
+    label = "not an `Envelope` error type",
+    note = "derive it with `#[derive(Envelope)]` or implement `envelope::Envelope` by hand",
+    note = "for a `#[envelope(transparent)]` field whose type you cannot change, give the variant its own `class = ...` instead, or build its envelope with `#[envelope(with = path::to::function)]`"
+)]
 pub trait Envelope {
     /// The machine-stable class of this error. Does not allocate.
     fn error_class(&self) -> ErrorClass;
