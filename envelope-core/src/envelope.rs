@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::category::UserErrorCategory;
@@ -34,16 +34,52 @@ use crate::class::ErrorClass;
 /// The first eight keys are the seed envelope's (the `oraclemcp-error`
 /// crate's), so we read its envelopes, and its readers read ours whenever
 /// the class is one it knows (its class enum has no catch-all, so
-/// `PRECONDITION_FAILED` or `CONFLICT`, say, fail there). Our reading is
-/// lenient: unknown keys are ignored, an unknown class or category becomes
-/// `Unknown`, and only `error_class` and `message` are required.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// `PRECONDITION_FAILED` or `CONFLICT`, say, fail there).
+///
+/// # Reading
+///
+/// Writing is strict (the table above); reading is lenient, so envelopes
+/// written by other implementations read too: Go writes a nil slice or
+/// pointer as `null`, pydantic writes `null` for every unset field, Python
+/// writes `seconds * 1000` as a float. Exactly this is accepted:
+///
+/// - Unknown keys are ignored. A key given twice is an error.
+/// - `error_class` and `message` are required strings (`null` is an
+///   error). A class this version does not know reads as
+///   [`ErrorClass::Unknown`].
+/// - `isError`: a boolean; missing or `null` reads as `true`, `false` is
+///   kept.
+/// - `ora_code`: a whole number from `-2147483648` to `2147483647`, as an
+///   integer or as a float without a fraction (`942.0`); `retry_after_ms`:
+///   likewise from `0` to `18446744073709551615` (`1500.0`). Missing or
+///   `null` reads as `None`. A fraction (`1500.5`), a number out of range
+///   (`-3` for `retry_after_ms`, `1e30`) or another type is an error whose
+///   message names the key.
+/// - `suggested_tool`, `code`, `help_url`: a string; missing or `null`
+///   reads as `None`.
+/// - `category`: a [`UserErrorCategory`] wire name; missing or `null` reads
+///   as `None`, a name this version does not know as
+///   [`UserErrorCategory::Unknown`].
+/// - `fuzzy_matches`, `next_steps`: an array of strings; `details`: an
+///   object. Missing or `null` reads as empty.
+/// - `retryable`: a boolean; missing reads as `false` (the writer leaves it
+///   out exactly when it is false), `null` as the class's default
+///   ([`ErrorClass::is_retryable`]).
+///
+/// Every envelope this crate writes reads back equal, and anything read
+/// writes back in the strict form above. (A float inside `details` goes
+/// through `serde_json`'s number parsing, which without its
+/// `float_roundtrip` feature may land one ulp away.)
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+// `Deserialize` is implemented in `lenient.rs`. The `default`s below only
+// feed the derived `JsonSchema` (what may be left out); reading follows the
+// rules above.
 pub struct ErrorEnvelope {
     /// Marks the payload as an error. Wire name `isError`, as in the MCP
     /// tool-result shape. `true` for every envelope this crate makes; a
     /// value read from a peer is kept as it was, and every renderer writes
-    /// it unchanged.
+    /// it unchanged. Missing or `null` reads as `true`.
     #[serde(rename = "isError", default = "always_true")]
     #[cfg_attr(feature = "schemars", schemars(extend("const" = true)))]
     pub is_error: bool,
@@ -78,6 +114,12 @@ pub struct ErrorEnvelope {
     pub category: Option<UserErrorCategory>,
     /// Whether repeating the same call later may succeed. On the wire only
     /// when true; [`ErrorEnvelope::new`] sets it from the class.
+    ///
+    /// Reading: a missing key is `false`, because that is how `false` is
+    /// written, so every envelope round-trips (a `BUSY` envelope whose
+    /// `retryable` was set to false reads back false). `null` says nothing
+    /// and reads as the class's default, [`ErrorClass::is_retryable`], as
+    /// [`ErrorEnvelope::new`] would set it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub retryable: bool,
     /// A page that explains the error to a human.
@@ -88,7 +130,7 @@ pub struct ErrorEnvelope {
     pub details: Map<String, Value>,
 }
 
-fn always_true() -> bool {
+pub(crate) fn always_true() -> bool {
     true
 }
 
@@ -290,6 +332,69 @@ mod tests {
         let missing = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "gone");
         assert_eq!(missing.category, Some(UserErrorCategory::NotFound));
         assert!(!missing.retryable);
+    }
+
+    /// Every trait the seed types implement, on ours: the seed's
+    /// `ErrorEnvelope` (`Clone`, `Debug`, `PartialEq`, `Eq`, serde), its
+    /// class enum (also `Copy`, `Hash`), multi-llm's `ToolResult` (`Clone`,
+    /// `Debug`, `PartialEq`, serde) and `UserErrorCategory` (also `Copy`,
+    /// `Eq`), plus the auto traits an error type needs.
+    #[test]
+    fn seed_parity_of_traits() {
+        fn seed_struct<T>()
+        where
+            T: Clone + fmt::Debug + PartialEq + Eq + Serialize + serde::de::DeserializeOwned,
+            T: Send + Sync + Unpin + std::panic::UnwindSafe + std::panic::RefUnwindSafe + 'static,
+        {
+        }
+        fn seed_enum<T>()
+        where
+            T: Copy + fmt::Debug + Eq + std::hash::Hash + Serialize + serde::de::DeserializeOwned,
+            T: Send + Sync + Unpin + std::panic::UnwindSafe + std::panic::RefUnwindSafe + 'static,
+        {
+        }
+        seed_struct::<ErrorEnvelope>();
+        seed_struct::<crate::ToolResult>();
+        seed_enum::<ErrorClass>();
+        seed_enum::<UserErrorCategory>();
+    }
+
+    /// `ErrorEnvelope: Eq` where a user needs it: inside a type that
+    /// derives `Eq`, and through a generic bound.
+    #[test]
+    fn envelope_is_eq() {
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        struct Outcome {
+            call_id: String,
+            error: Option<ErrorEnvelope>,
+        }
+
+        fn distinct<T: Eq>(items: &[T]) -> usize {
+            let mut seen: Vec<&T> = Vec::new();
+            for item in items {
+                if !seen.contains(&item) {
+                    seen.push(item);
+                }
+            }
+            seen.len()
+        }
+
+        let busy = ErrorEnvelope::new(ErrorClass::Busy, "busy").with_detail("attempt", 3);
+        let outcome = Outcome {
+            call_id: "call_1".into(),
+            error: Some(busy.clone()),
+        };
+        assert_eq!(outcome.clone(), outcome);
+        assert_ne!(
+            outcome,
+            Outcome {
+                error: Some(busy.clone().with_detail("attempt", 4)),
+                ..outcome.clone()
+            }
+        );
+        let other = ErrorEnvelope::new(ErrorClass::Internal, "boom");
+        assert_eq!(distinct(&[busy.clone(), other.clone(), busy.clone()]), 2);
+        assert_eq!(distinct(&[outcome.clone(), outcome]), 1);
     }
 
     #[test]

@@ -23,6 +23,7 @@ mod class;
 mod convert;
 mod envelope;
 pub mod fuzzy;
+mod lenient;
 pub mod render;
 mod role;
 mod tool_result;

@@ -15,7 +15,11 @@ use crate::envelope::ErrorEnvelope;
 /// ```
 ///
 /// `error_category` is written as `null` when there is none; it may be
-/// missing when read. Provider-specific shapes come from
+/// missing when read. Reading is lenient like [`ErrorEnvelope`]'s: unknown
+/// keys are ignored, an unknown category reads as
+/// [`UserErrorCategory::Unknown`], and `"is_error": null` reads as `false`
+/// (`tool_call_id`, `content` and `is_error` are still required).
+/// Provider-specific shapes come from
 /// [`ToolResult::to_anthropic_block`] and [`ToolResult::to_openai_message`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -25,7 +29,8 @@ pub struct ToolResult {
     /// What the tool returned: its output, or for an error the envelope's
     /// JSON (or its text form).
     pub content: String,
-    /// Whether the call failed.
+    /// Whether the call failed. `null` reads as `false`.
+    #[serde(deserialize_with = "crate::lenient::null_as_default")]
     pub is_error: bool,
     /// How the failure should steer the conversation; `None` on success.
     #[serde(default)]

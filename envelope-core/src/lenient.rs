@@ -1,0 +1,236 @@
+//! Lenient reading of envelopes written by other implementations.
+//!
+//! Writing is serde's derive on [`ErrorEnvelope`] and stays strict. Reading
+//! goes through [`Read`], a private mirror of the envelope's keys that
+//! accepts what other writers produce: Go writes a nil slice or pointer as
+//! `null`, pydantic writes `null` for every unset field, and Python writes
+//! `seconds * 1000` as a float (`1500.0`). The mirror exists only because
+//! `retryable: null` must read as the class's default, which a per-field
+//! `deserialize_with` cannot see; everything else is plain serde attributes.
+//! Adding a field to [`ErrorEnvelope`] without adding it here is a compile
+//! error in [`ErrorEnvelope::deserialize`] (both struct patterns are
+//! exhaustive).
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserializer, Unexpected, Visitor};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::category::UserErrorCategory;
+use crate::class::ErrorClass;
+use crate::envelope::{ErrorEnvelope, always_true};
+
+/// The reading side of [`ErrorEnvelope`]: the same keys, each optional one
+/// also accepting `null`. Named `ErrorEnvelope` for serde, so its error
+/// messages (``invalid type: integer `5`, expected struct ErrorEnvelope``,
+/// ``missing field `message` ``) are those of the derive it replaces.
+#[derive(Deserialize)]
+#[serde(rename = "ErrorEnvelope", expecting = "struct ErrorEnvelope")]
+struct Read {
+    #[serde(rename = "isError", default)]
+    is_error: Option<bool>,
+    error_class: ErrorClass,
+    message: String,
+    #[serde(default, deserialize_with = "ora_code")]
+    ora_code: Option<i32>,
+    #[serde(default)]
+    suggested_tool: Option<String>,
+    #[serde(default)]
+    fuzzy_matches: Option<Vec<String>>,
+    #[serde(default)]
+    next_steps: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "retry_after_ms")]
+    retry_after_ms: Option<u64>,
+    #[serde(default)]
+    code: Option<Cow<'static, str>>,
+    #[serde(default)]
+    category: Option<UserErrorCategory>,
+    #[serde(default)]
+    retryable: Retryable,
+    #[serde(default)]
+    help_url: Option<String>,
+    #[serde(default)]
+    details: Option<Map<String, Value>>,
+}
+
+impl<'de> Deserialize<'de> for ErrorEnvelope {
+    /// Reads an envelope leniently; see "Reading" on [`ErrorEnvelope`] for
+    /// exactly what is accepted.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let Read {
+            is_error,
+            error_class,
+            message,
+            ora_code,
+            suggested_tool,
+            fuzzy_matches,
+            next_steps,
+            retry_after_ms,
+            code,
+            category,
+            retryable,
+            help_url,
+            details,
+        } = Read::deserialize(deserializer)?;
+        Ok(ErrorEnvelope {
+            is_error: is_error.unwrap_or_else(always_true),
+            error_class,
+            message,
+            ora_code,
+            suggested_tool,
+            fuzzy_matches: fuzzy_matches.unwrap_or_default(),
+            next_steps: next_steps.unwrap_or_default(),
+            retry_after_ms,
+            code,
+            category,
+            retryable: match retryable {
+                // How the writer leaves out `false`.
+                Retryable::Missing => false,
+                // Not stated: what `ErrorEnvelope::new` would set.
+                Retryable::Null => error_class.is_retryable(),
+                Retryable::Given(retryable) => retryable,
+            },
+            help_url,
+            details: details.unwrap_or_default(),
+        })
+    }
+}
+
+/// `deserialize_with` for a field whose `null` means its default value
+/// (`ToolResult::is_error`: `null` reads as `false`).
+pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default,
+{
+    Option::<T>::deserialize(deserializer).map(Option::unwrap_or_default)
+}
+
+/// `retryable` as written: left out, `null`, or a boolean.
+#[derive(Default)]
+enum Retryable {
+    #[default]
+    Missing,
+    Null,
+    Given(bool),
+}
+
+impl<'de> Deserialize<'de> for Retryable {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Option::<bool>::deserialize(deserializer)
+            .map(|retryable| retryable.map_or(Retryable::Null, Retryable::Given))
+    }
+}
+
+/// `ora_code`: a whole number in `i32` range, written as an integer or as a
+/// float without a fraction (`942.0`); `null` is `None`.
+fn ora_code<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i32>, D::Error> {
+    deserializer.deserialize_option(WholeNumber::new("ora_code"))
+}
+
+/// `retry_after_ms`: a whole number in `u64` range, written as an integer or
+/// as a float without a fraction (`1500.0`); `null` is `None`.
+fn retry_after_ms<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+    deserializer.deserialize_option(WholeNumber::new("retry_after_ms"))
+}
+
+/// An integer type [`WholeNumber`] reads.
+trait Integer: TryFrom<i128> + Serialize + fmt::Display {
+    const MIN: Self;
+    const MAX: Self;
+}
+
+impl Integer for i32 {
+    const MIN: Self = i32::MIN;
+    const MAX: Self = i32::MAX;
+}
+
+impl Integer for u64 {
+    const MIN: Self = u64::MIN;
+    const MAX: Self = u64::MAX;
+}
+
+/// Reads an optional whole number of type `T`. Its `expecting` names the
+/// field, so every error says which key was wrong:
+/// ``invalid value: floating point `1500.5`, expected `retry_after_ms` as a
+/// whole number from 0 to 18446744073709551615``.
+struct WholeNumber<T> {
+    field: &'static str,
+    integer: PhantomData<T>,
+}
+
+impl<T> WholeNumber<T> {
+    fn new(field: &'static str) -> Self {
+        WholeNumber {
+            field,
+            integer: PhantomData,
+        }
+    }
+
+    fn whole<E: de::Error>(&self, value: i128, unexpected: Unexpected<'_>) -> Result<Option<T>, E>
+    where
+        T: Integer,
+    {
+        T::try_from(value)
+            .map(Some)
+            .map_err(|_| E::invalid_value(unexpected, self))
+    }
+}
+
+impl<'de, T: Integer> Visitor<'de> for WholeNumber<T> {
+    type Value = Option<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "`{}` as a whole number from {} to {}",
+            self.field,
+            T::MIN,
+            T::MAX
+        )
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Self::Value, E> {
+        self.whole(i128::from(value), Unexpected::Signed(value))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Self::Value, E> {
+        self.whole(i128::from(value), Unexpected::Unsigned(value))
+    }
+
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<Self::Value, E> {
+        self.whole(value, Unexpected::Other("integer"))
+    }
+
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<Self::Value, E> {
+        let value = i128::try_from(value).unwrap_or(i128::MAX);
+        self.whole(value, Unexpected::Other("integer"))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Self::Value, E> {
+        if value.is_finite() && value.fract() == 0.0 {
+            // Whole and finite: `as` is exact below 2^127 and saturates
+            // above, where `try_from` refuses it anyway.
+            #[allow(clippy::cast_possible_truncation)]
+            let whole = value as i128;
+            self.whole(whole, Unexpected::Float(value))
+        } else {
+            Err(E::invalid_value(Unexpected::Float(value), &self))
+        }
+    }
+}
