@@ -1,12 +1,13 @@
 //! Derived code against the hand-written `match` it replaces, and the
-//! streaming JSON renderer against the seed's `Value` path. Run with
+//! derived tool result (serde straight from the envelope) against the
+//! seed's `Value` path. Run with
 //! `cargo bench`; `scripts/bench_ratios.py` turns one run's output into the
 //! ratio table of BENCHMARKS.md.
 //!
 //! Every group has a `derived` entry and the entries it is compared with;
 //! each entry converts the same errors (`common::samples()`, one of each of
 //! the twelve variants, or `common::object_not_found()`), and
-//! `tests/bench_parity.rs` checks that the compared paths produce the same
+//! `test_suite/tests/bench_parity.rs` checks that the compared paths produce the same
 //! envelope and the same bytes.
 
 use divan::{Bencher, black_box};
@@ -67,7 +68,7 @@ mod to_envelope {
 mod to_tool_result {
     use super::*;
 
-    /// The derive's path: JSON written straight from the error's fields.
+    /// The derive's path: `to_envelope`, then serde's `to_string`.
     #[divan::bench(sample_count = 400, sample_size = 64)]
     fn derived(bencher: Bencher) {
         bencher
@@ -119,7 +120,7 @@ mod to_tool_result {
 mod to_json_string {
     use super::*;
 
-    /// `Envelope::to_json_string`: JSON streamed from the error's fields.
+    /// `Envelope::to_json_string`: `to_envelope`, then serde's `to_string`.
     #[divan::bench(sample_count = 400, sample_size = 64)]
     fn derived(bencher: Bencher) {
         bencher
@@ -141,24 +142,6 @@ mod to_json_string {
         bencher
             .with_inputs(object_not_found)
             .bench_values(|error| common::serde_json_string(&error));
-    }
-
-    /// `ErrorEnvelope::to_json_string` of an envelope already built (what
-    /// `ToolResult::error` does): the same writer, from the struct.
-    #[divan::bench(sample_count = 400, sample_size = 64)]
-    fn envelope(bencher: Bencher) {
-        bencher
-            .with_inputs(|| object_not_found().into_envelope())
-            .bench_refs(|envelope| envelope.to_json_string());
-    }
-
-    /// `serde_json::to_string` of the same envelope: serde's derive, for
-    /// comparison with the writer above.
-    #[divan::bench(sample_count = 400, sample_size = 64)]
-    fn envelope_serde(bencher: Bencher) {
-        bencher
-            .with_inputs(|| object_not_found().into_envelope())
-            .bench_refs(|envelope| serde_json::to_string(envelope).unwrap());
     }
 }
 
