@@ -45,7 +45,7 @@ resolver = "3"
 members = [$(IFS=,; echo "${members[*]}")]
 
 [workspace.dependencies]
-envelope = { path = "$ENVELOPE_DIR" }
+envelope = { package = "agent-envelope", path = "$ENVELOPE_DIR" }
 thiserror = "2.0.12"
 EOF
 # Share the measured checkout's lockfile, so dependency versions match.

@@ -9,7 +9,13 @@
 //!
 //! This crate is the facade: it re-exports the runtime types of
 //! `envelope-core` and the derive of `envelope-derive`, so one dependency is
-//! enough.
+//! enough. It is published as `agent-envelope` (the name `envelope` is taken
+//! on crates.io) and imported as `envelope`:
+//!
+//! ```toml
+//! [dependencies]
+//! agent-envelope = "0.1"
+//! ```
 //!
 //! # Optional features
 //!
@@ -24,15 +30,26 @@
 //!
 //! [`catalog_markdown`] and [`catalog_json`] render a type's
 //! `Envelope::catalog()` for tool descriptions and docs.
+//!
+//! [`from_error`] and [`Recognizer`] give an envelope for any
+//! `&dyn std::error::Error` (an `anyhow::Error`, a `Box<dyn Error>`) by
+//! walking its `source()` chain; `std::io::Error`, `serde_json::Error` and
+//! the std parse errors implement [`Envelope`] themselves, so they can be
+//! `#[envelope(transparent)]` fields.
 
 #![forbid(unsafe_code)]
+// On docs.rs: label each feature-gated item with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 pub use envelope_core::render::catalog::{catalog_json, catalog_markdown};
 pub use envelope_core::{
-    Envelope, ErrorClass, ErrorEnvelope, Owner, ParseClassError, ToolResult, UserErrorCategory,
-    VariantSpec, fuzzy, render,
+    Effect, Envelope, ErrorClass, ErrorEnvelope, Owner, ParseClassError, ToolResult,
+    UserErrorCategory, VariantSpec, fuzzy, render,
 };
+pub use envelope_core::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
+#[cfg(feature = "tracing")]
+pub use envelope_core::log;
 pub use envelope_derive::Envelope;
 
 /// Support for derived code; not public API and exempt from semver.

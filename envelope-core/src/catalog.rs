@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use crate::category::UserErrorCategory;
 use crate::class::{ErrorClass, Owner};
+use crate::effect::Effect;
 
 /// What one variant of an [`Envelope`](crate::Envelope) type produces, known
 /// at compile time. `Envelope::catalog()` returns one per variant, so a
@@ -16,7 +17,8 @@ use crate::class::{ErrorClass, Owner};
 ///
 /// Serializes as a JSON object with these keys: `name`, `code`, `class`,
 /// `category`, `suggested_tool`, `next_steps`, `message`, `help_url`,
-/// `transparent` (missing values as `null`).
+/// `effect`, `idempotent`, `retryable`, `correlation_id`, `transparent`
+/// (missing values as `null`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct VariantSpec {
@@ -40,6 +42,17 @@ pub struct VariantSpec {
     pub message: Option<&'static str>,
     /// The help URL, if the variant sets one.
     pub help_url: Option<&'static str>,
+    /// What a failure of the variant changed: its `effect` attribute, else
+    /// its class's default ([`ErrorClass::default_effect`]).
+    pub effect: Option<Effect>,
+    /// Whether the variant declares its operation idempotent.
+    pub idempotent: bool,
+    /// Whether the variant's envelopes are `retryable`: its class's
+    /// retryability (or its `retryable` attribute) under the retry rule of
+    /// [`Effect::allows_repeat`].
+    pub retryable: Option<bool>,
+    /// The name of the field that carries the correlation id, if any.
+    pub correlation_id: Option<&'static str>,
     /// Whether the variant delegates its envelope (`transparent` or `with`).
     pub transparent: bool,
 }
@@ -58,15 +71,40 @@ impl VariantSpec {
             next_steps: &[],
             message: None,
             help_url: None,
+            effect: None,
+            idempotent: false,
+            retryable: None,
+            correlation_id: None,
             transparent: false,
         }
     }
 
-    /// Sets the class and, from it, the default category.
+    /// Sets the class and, from it, the default category, effect and
+    /// retryability.
     #[must_use]
     pub const fn with_class(mut self, class: ErrorClass) -> Self {
         self.class = Some(class);
         self.category = Some(class.default_category());
+        let effect = class.default_effect();
+        self.effect = Some(effect);
+        self.retryable = Some(class.is_retryable() && effect.allows_repeat(self.idempotent));
+        self
+    }
+
+    /// Sets the effect, and the retryability under the retry rule.
+    #[must_use]
+    pub const fn with_effect(mut self, effect: Effect) -> Self {
+        self.effect = Some(effect);
+        if let Some(class) = self.class {
+            self.retryable = Some(class.is_retryable() && effect.allows_repeat(self.idempotent));
+        }
+        self
+    }
+
+    /// Names the field that carries the correlation id.
+    #[must_use]
+    pub const fn with_correlation_id(mut self, field: &'static str) -> Self {
+        self.correlation_id = Some(field);
         self
     }
 
@@ -128,12 +166,10 @@ impl VariantSpec {
         }
     }
 
-    /// Whether the class is retryable; `None` for a transparent variant.
+    /// Whether the variant's envelopes are retryable; `None` for a
+    /// transparent variant.
     #[must_use]
     pub const fn retryable(&self) -> Option<bool> {
-        match self.class {
-            Some(class) => Some(class.is_retryable()),
-            None => None,
-        }
+        self.retryable
     }
 }

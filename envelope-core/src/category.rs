@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 /// `ToolResult::error_category`, so its JSON reads and writes unchanged. A
 /// category this version does not know deserializes to
 /// [`UserErrorCategory::Unknown`].
+///
+/// With the `schemars` feature: implements `schemars::JsonSchema` (schemars
+/// 1.x), for a tool's `outputSchema`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[non_exhaustive]

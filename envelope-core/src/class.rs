@@ -64,6 +64,8 @@ impl fmt::Display for Owner {
 /// | `InsufficientPrivilege` | caller | no | `Validation` | 403 |
 /// | `PolicyDenied` | caller | no | `Validation` | 403 |
 /// | `Unsupported` | caller | no | `Validation` | 501 |
+/// | `RateLimited` | caller | yes | `Technical` | 429 |
+/// | `QuotaExceeded` | caller | no | `Technical` | 429 |
 /// | `Busy` | server | yes | `Technical` | 429 |
 /// | `Timeout` | server | yes | `Technical` | 504 |
 /// | `Transient` | server | yes | `Technical` | 503 |
@@ -71,6 +73,9 @@ impl fmt::Display for Owner {
 /// | `Cancelled` | caller | no | `Technical` | 499 |
 /// | `Internal` | server | no | `Technical` | 500 |
 /// | `Unknown` | server | no | `Technical` | 500 |
+///
+/// With the `schemars` feature: implements `schemars::JsonSchema` (schemars
+/// 1.x), for a tool's `outputSchema`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -100,7 +105,27 @@ pub enum ErrorClass {
     PolicyDenied,
     /// The operation or one of its options is not supported here.
     Unsupported,
-    /// Admission control or a rate limit turned the call away; retry later.
+    /// The caller exceeded a rate limit (requests or tokens per unit of
+    /// time); the same call succeeds once the window allows it, so wait for
+    /// the retry hint (`retry_after_ms`) and repeat it unchanged.
+    ///
+    /// Caller-owned because the caller sent too much, not because the server
+    /// failed. gRPC and Google's AIP-193 report it as `RESOURCE_EXHAUSTED`
+    /// with reason `RATE_LIMIT_EXCEEDED`; HTTP as 429 Too Many Requests
+    /// (RFC 6585) with `Retry-After`.
+    RateLimited,
+    /// A quota or budget (a daily allowance, credits, a storage quota) is
+    /// used up. Retrying will not help until it resets or is raised; the
+    /// caller should stop and tell the user, or do without.
+    ///
+    /// gRPC and AIP-193 report it as `RESOURCE_EXHAUSTED` with reason
+    /// `RESOURCE_QUOTA_EXCEEDED`, HTTP as 429. Not retryable, unlike
+    /// [`ErrorClass::RateLimited`]; a known reset time may still go into
+    /// `retry_after_ms`.
+    QuotaExceeded,
+    /// The server is overloaded and admission control turned the call away;
+    /// retry later. A limit on what the caller may send is
+    /// [`ErrorClass::RateLimited`] or [`ErrorClass::QuotaExceeded`] instead.
     Busy,
     /// The operation ran past its deadline; it may succeed when retried.
     Timeout,
@@ -132,6 +157,8 @@ impl ErrorClass {
         ErrorClass::InsufficientPrivilege,
         ErrorClass::PolicyDenied,
         ErrorClass::Unsupported,
+        ErrorClass::RateLimited,
+        ErrorClass::QuotaExceeded,
         ErrorClass::Busy,
         ErrorClass::Timeout,
         ErrorClass::Transient,
@@ -155,6 +182,8 @@ impl ErrorClass {
             ErrorClass::InsufficientPrivilege => "INSUFFICIENT_PRIVILEGE",
             ErrorClass::PolicyDenied => "POLICY_DENIED",
             ErrorClass::Unsupported => "UNSUPPORTED",
+            ErrorClass::RateLimited => "RATE_LIMITED",
+            ErrorClass::QuotaExceeded => "QUOTA_EXCEEDED",
             ErrorClass::Busy => "BUSY",
             ErrorClass::Timeout => "TIMEOUT",
             ErrorClass::Transient => "TRANSIENT",
@@ -180,6 +209,8 @@ impl ErrorClass {
             ErrorClass::InsufficientPrivilege => "InsufficientPrivilege",
             ErrorClass::PolicyDenied => "PolicyDenied",
             ErrorClass::Unsupported => "Unsupported",
+            ErrorClass::RateLimited => "RateLimited",
+            ErrorClass::QuotaExceeded => "QuotaExceeded",
             ErrorClass::Busy => "Busy",
             ErrorClass::Timeout => "Timeout",
             ErrorClass::Transient => "Transient",
@@ -204,6 +235,8 @@ impl ErrorClass {
             | ErrorClass::InsufficientPrivilege
             | ErrorClass::PolicyDenied
             | ErrorClass::Unsupported
+            | ErrorClass::RateLimited
+            | ErrorClass::QuotaExceeded
             | ErrorClass::Cancelled => Owner::Caller,
             ErrorClass::Busy
             | ErrorClass::Timeout
@@ -216,15 +249,16 @@ impl ErrorClass {
 
     /// Whether the same call may succeed if repeated later, unchanged.
     ///
-    /// True for `Busy`, `Timeout`, `Transient` and `ConnectionFailed` only.
-    /// This speaks about the condition, not about idempotence: whether a
-    /// write may be replayed is the caller's decision.
+    /// True for `RateLimited`, `Busy`, `Timeout`, `Transient` and
+    /// `ConnectionFailed` only. This speaks about the condition, not about
+    /// idempotence: whether a write may be replayed is the caller's decision.
     #[inline]
     #[must_use]
     pub const fn is_retryable(self) -> bool {
         matches!(
             self,
-            ErrorClass::Busy
+            ErrorClass::RateLimited
+                | ErrorClass::Busy
                 | ErrorClass::Timeout
                 | ErrorClass::Transient
                 | ErrorClass::ConnectionFailed
@@ -246,7 +280,9 @@ impl ErrorClass {
             ErrorClass::PreconditionFailed | ErrorClass::Conflict | ErrorClass::Unauthenticated => {
                 UserErrorCategory::WorkflowDependency
             }
-            ErrorClass::Busy
+            ErrorClass::RateLimited
+            | ErrorClass::QuotaExceeded
+            | ErrorClass::Busy
             | ErrorClass::Timeout
             | ErrorClass::Transient
             | ErrorClass::ConnectionFailed
@@ -259,6 +295,8 @@ impl ErrorClass {
     /// The closest HTTP status code, for servers that also speak HTTP.
     ///
     /// `Cancelled` maps to 499, the de-facto "client closed request" status.
+    /// `RateLimited`, `QuotaExceeded` and `Busy` all map to 429, as gRPC's
+    /// `RESOURCE_EXHAUSTED` does.
     #[must_use]
     pub const fn http_status(self) -> u16 {
         match self {
@@ -268,13 +306,67 @@ impl ErrorClass {
             ErrorClass::ObjectNotFound => 404,
             ErrorClass::AlreadyExists | ErrorClass::Conflict => 409,
             ErrorClass::PreconditionFailed => 412,
-            ErrorClass::Busy => 429,
+            ErrorClass::RateLimited | ErrorClass::QuotaExceeded | ErrorClass::Busy => 429,
             ErrorClass::Cancelled => 499,
             ErrorClass::Internal | ErrorClass::Unknown => 500,
             ErrorClass::Unsupported => 501,
             ErrorClass::ConnectionFailed => 502,
             ErrorClass::Transient => 503,
             ErrorClass::Timeout => 504,
+        }
+    }
+
+    /// The class of an HTTP error status, for errors of HTTP clients
+    /// (`reqwest`, `hyper`, `ureq`) without depending on them. Never panics.
+    ///
+    /// Every status from 100 to 599 has a class; anything else (0, 99, 600,
+    /// 65535) is [`ErrorClass::Internal`]. The 4xx and 5xx statuses follow
+    /// RFC 9110 and the gRPC HTTP mapping:
+    ///
+    /// | status | class |
+    /// |---|---|
+    /// | 400, 411, 413, 414, 416, 417, 418, 422, 431, other 4xx | `InvalidArguments` |
+    /// | 401, 407, 511 | `Unauthenticated` |
+    /// | 402 (Payment Required) | `QuotaExceeded` |
+    /// | 403 | `InsufficientPrivilege` |
+    /// | 404, 410 | `ObjectNotFound` |
+    /// | 405, 406, 415, 426, 501, 505 | `Unsupported` |
+    /// | 408, 504 | `Timeout` |
+    /// | 409, 423 | `Conflict` |
+    /// | 412, 424, 428 | `PreconditionFailed` |
+    /// | 425 (Too Early), 503 | `Transient` |
+    /// | 429 | `RateLimited` |
+    /// | 451 | `PolicyDenied` |
+    /// | 499 | `Cancelled` |
+    /// | 421, 502 | `ConnectionFailed` |
+    /// | 500, 506, 507, 508, 510, other 5xx | `Internal` |
+    /// | 1xx, 2xx, 3xx (not errors: an error built from one is unexpected) | `Internal` |
+    ///
+    /// The table reads a status as the caller's own answer, as a gateway
+    /// forwarding it would. When the request was the server's own (its
+    /// credentials, its quota with an upstream API), a 401, 403 or 429 is
+    /// the server's problem: give such errors a server-owned class yourself.
+    /// The mapping is not the inverse of [`ErrorClass::http_status`]:
+    /// several classes share a status (`Busy` and `QuotaExceeded` give 429,
+    /// which reads back as `RateLimited`).
+    #[must_use]
+    pub const fn from_http_status(status: u16) -> ErrorClass {
+        match status {
+            401 | 407 | 511 => ErrorClass::Unauthenticated,
+            402 => ErrorClass::QuotaExceeded,
+            403 => ErrorClass::InsufficientPrivilege,
+            404 | 410 => ErrorClass::ObjectNotFound,
+            405 | 406 | 415 | 426 | 501 | 505 => ErrorClass::Unsupported,
+            408 | 504 => ErrorClass::Timeout,
+            409 | 423 => ErrorClass::Conflict,
+            412 | 424 | 428 => ErrorClass::PreconditionFailed,
+            425 | 503 => ErrorClass::Transient,
+            429 => ErrorClass::RateLimited,
+            451 => ErrorClass::PolicyDenied,
+            499 => ErrorClass::Cancelled,
+            421 | 502 => ErrorClass::ConnectionFailed,
+            400..=498 => ErrorClass::InvalidArguments,
+            _ => ErrorClass::Internal,
         }
     }
 
@@ -299,6 +391,12 @@ impl ErrorClass {
             }
             ErrorClass::PolicyDenied => "a policy refused the request",
             ErrorClass::Unsupported => "the operation is not supported",
+            ErrorClass::RateLimited => {
+                "the rate limit was exceeded; wait for the retry hint, then retry the same call"
+            }
+            ErrorClass::QuotaExceeded => {
+                "a quota is used up; retrying will not help until it resets or is raised"
+            }
             ErrorClass::Busy => "the server is busy; retry the same call later",
             ErrorClass::Timeout => "the operation timed out; it may succeed if retried",
             ErrorClass::Transient => "a temporary failure occurred; retry the same call",
@@ -368,10 +466,87 @@ mod tests {
 
     #[test]
     fn unknown_wire_name_lands_on_unknown() {
-        let class: ErrorClass = serde_json::from_str("\"QUOTA_EXCEEDED\"").unwrap();
+        let class: ErrorClass = serde_json::from_str("\"LEGAL_HOLD\"").unwrap();
         assert_eq!(class, ErrorClass::Unknown);
-        let err = "QUOTA_EXCEEDED".parse::<ErrorClass>().unwrap_err();
-        assert_eq!(err.to_string(), "unknown error class `QUOTA_EXCEEDED`");
+        let err = "LEGAL_HOLD".parse::<ErrorClass>().unwrap_err();
+        assert_eq!(err.to_string(), "unknown error class `LEGAL_HOLD`");
+    }
+
+    #[test]
+    fn http_statuses() {
+        use ErrorClass as C;
+        let rows: &[(u16, ErrorClass)] = &[
+            (0, C::Internal),
+            (99, C::Internal),
+            (100, C::Internal),
+            (200, C::Internal),
+            (304, C::Internal),
+            (399, C::Internal),
+            (400, C::InvalidArguments),
+            (401, C::Unauthenticated),
+            (402, C::QuotaExceeded),
+            (403, C::InsufficientPrivilege),
+            (404, C::ObjectNotFound),
+            (405, C::Unsupported),
+            (406, C::Unsupported),
+            (407, C::Unauthenticated),
+            (408, C::Timeout),
+            (409, C::Conflict),
+            (410, C::ObjectNotFound),
+            (411, C::InvalidArguments),
+            (412, C::PreconditionFailed),
+            (413, C::InvalidArguments),
+            (415, C::Unsupported),
+            (421, C::ConnectionFailed),
+            (422, C::InvalidArguments),
+            (423, C::Conflict),
+            (424, C::PreconditionFailed),
+            (425, C::Transient),
+            (426, C::Unsupported),
+            (428, C::PreconditionFailed),
+            (429, C::RateLimited),
+            (451, C::PolicyDenied),
+            (498, C::InvalidArguments),
+            (499, C::Cancelled),
+            (500, C::Internal),
+            (501, C::Unsupported),
+            (502, C::ConnectionFailed),
+            (503, C::Transient),
+            (504, C::Timeout),
+            (505, C::Unsupported),
+            (507, C::Internal),
+            (511, C::Unauthenticated),
+            (599, C::Internal),
+            (600, C::Internal),
+            (65535, C::Internal),
+        ];
+        for &(status, class) in rows {
+            assert_eq!(ErrorClass::from_http_status(status), class, "{status}");
+        }
+        // Every status: a class, no panic; outside 400-599 always `Internal`,
+        // inside it never `Unknown`.
+        for status in 0..=u16::MAX {
+            let class = ErrorClass::from_http_status(status);
+            if (400..600).contains(&status) {
+                assert_ne!(class, C::Unknown, "{status}");
+            } else {
+                assert_eq!(class, C::Internal, "{status}");
+            }
+        }
+        // Every class's own status reads back as that class, except where
+        // several classes share one status (400, 403, 409, 429).
+        for &class in ErrorClass::ALL {
+            let back = ErrorClass::from_http_status(class.http_status());
+            let expected = match class {
+                C::SyntaxError => C::InvalidArguments,
+                C::AlreadyExists => C::Conflict,
+                C::PolicyDenied => C::InsufficientPrivilege,
+                C::QuotaExceeded | C::Busy => C::RateLimited,
+                C::Unknown => C::Internal,
+                other => other,
+            };
+            assert_eq!(back, expected, "{class:?}");
+        }
     }
 
     #[test]
@@ -402,6 +577,8 @@ mod tests {
             (C::InsufficientPrivilege, Caller, false, U::Validation, 403),
             (C::PolicyDenied, Caller, false, U::Validation, 403),
             (C::Unsupported, Caller, false, U::Validation, 501),
+            (C::RateLimited, Caller, true, U::Technical, 429),
+            (C::QuotaExceeded, Caller, false, U::Technical, 429),
             (C::Busy, Server, true, U::Technical, 429),
             (C::Timeout, Server, true, U::Technical, 504),
             (C::Transient, Server, true, U::Technical, 503),

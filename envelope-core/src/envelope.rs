@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::category::UserErrorCategory;
 use crate::class::ErrorClass;
+use crate::effect::Effect;
 
 /// The actionable error payload a tool returns to an LLM agent.
 ///
@@ -27,7 +28,9 @@ use crate::class::ErrorClass;
 /// | `retry_after_ms` | integer, milliseconds | a retry hint is known |
 /// | `code` | string, `UPPER_SNAKE_CASE` | a domain reason is known |
 /// | `category` | [`UserErrorCategory`] wire name | set |
-/// | `retryable` | `true` | only when true |
+/// | `retryable` | `true` | only when true: repeating the same call later may succeed and is safe (see [`Effect::allows_repeat`]) |
+/// | `effect` | [`Effect`] wire name | something may have changed |
+/// | `correlation_id` | string, at most 256 bytes | set |
 /// | `help_url` | string | set |
 /// | `details` | object | non-empty |
 ///
@@ -70,6 +73,9 @@ use crate::class::ErrorClass;
 /// writes back in the strict form above. (A float inside `details` goes
 /// through `serde_json`'s number parsing, which without its
 /// `float_roundtrip` feature may land one ulp away.)
+///
+/// With the `schemars` feature: implements `schemars::JsonSchema` (schemars
+/// 1.x), for a tool's `outputSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 // `Deserialize` is implemented in `lenient.rs`. The `default`s below only
@@ -122,6 +128,18 @@ pub struct ErrorEnvelope {
     /// [`ErrorEnvelope::new`] would set it.
     #[serde(default, skip_serializing_if = "is_false")]
     pub retryable: bool,
+    /// Whether the failed call changed anything; see [`Effect`]. On the
+    /// wire only when something may have changed (`"unknown"`,
+    /// `"partial"`); [`ErrorEnvelope::new`] sets the class's default.
+    /// Missing or `null` reads as [`Effect::Nothing`].
+    #[serde(default, skip_serializing_if = "Effect::is_nothing")]
+    pub effect: Effect,
+    /// An id that also appears in the server's log line for this failure
+    /// (a request id, a UUID), so an operator can find it from what the
+    /// model saw. Set it with [`ErrorEnvelope::with_correlation_id`], which
+    /// drops an empty id and cuts a long one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correlation_id: Option<String>,
     /// A page that explains the error to a human.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub help_url: Option<String>,
@@ -140,15 +158,21 @@ fn is_false(value: &bool) -> bool {
 }
 
 impl ErrorEnvelope {
-    /// An envelope of `error_class` with `message`; `category` and
-    /// `retryable` come from the class, everything else is empty.
+    /// An envelope of `error_class` with `message`; `category`, `effect`
+    /// and `retryable` come from the class, everything else is empty.
+    ///
+    /// `retryable` follows the retry rule ([`Effect::allows_repeat`]): a
+    /// class whose failures may strike mid-call (`Timeout`, `Internal`,
+    /// ...; see [`ErrorClass::default_effect`]) is not retryable unless the
+    /// operation is marked [idempotent](ErrorEnvelope::idempotent), and its
+    /// first next step tells the model to check before repeating.
     ///
     /// Unlike the seed's constructor, no suggested tool is filled in: tools
     /// are per server, so the derive's `suggested_tools(...)` supplies them.
     #[inline]
     #[must_use]
     pub fn new(error_class: ErrorClass, message: impl Into<String>) -> Self {
-        ErrorEnvelope {
+        let mut envelope = ErrorEnvelope {
             is_error: true,
             error_class,
             message: message.into(),
@@ -159,10 +183,70 @@ impl ErrorEnvelope {
             retry_after_ms: None,
             code: None,
             category: Some(error_class.default_category()),
-            retryable: error_class.is_retryable(),
+            retryable: false,
+            effect: error_class.default_effect(),
+            correlation_id: None,
             help_url: None,
             details: Map::new(),
+        };
+        envelope.apply_retry_rule(error_class.is_retryable(), false);
+        envelope
+    }
+
+    /// The retry rule, in the one place it is applied: `retryable` is
+    /// `may_succeed` (the class's, or an author's, judgement that a later
+    /// attempt can work) when [`Effect::allows_repeat`] says a repeat is
+    /// safe; otherwise false, with the effect's check step
+    /// ([`Effect::check_step`]) first among the next steps. Applying it
+    /// again replaces the earlier check step.
+    pub(crate) fn apply_retry_rule(&mut self, may_succeed: bool, idempotent: bool) {
+        let safe = self.effect.allows_repeat(idempotent);
+        self.retryable = may_succeed && safe;
+        self.next_steps.retain(|step| !Effect::is_check_step(step));
+        if let Some(step) = self.effect.check_step().filter(|_| !safe) {
+            self.next_steps.insert(0, String::from(step));
         }
+    }
+
+    /// Sets what the failed call changed, and applies the retry rule again
+    /// with the class's retryability: anything but [`Effect::Nothing`]
+    /// makes the envelope not retryable and puts a check step first, until
+    /// [`ErrorEnvelope::idempotent`] says repeating is harmless.
+    #[must_use]
+    pub fn with_effect(mut self, effect: Effect) -> Self {
+        self.effect = effect;
+        self.apply_retry_rule(self.error_class.is_retryable(), false);
+        self
+    }
+
+    /// Declares the operation idempotent (repeating it has the same effect
+    /// as doing it once), so a repeat is safe whatever the effect:
+    /// `retryable` becomes the class's retryability and the check step
+    /// goes away.
+    #[must_use]
+    pub fn idempotent(mut self) -> Self {
+        self.apply_retry_rule(self.error_class.is_retryable(), true);
+        self
+    }
+
+    /// Sets `retryable` as given, overriding the class and the retry rule
+    /// (call it last): for a failure its class misjudges, such as a bad
+    /// credential reported as `ConnectionFailed`.
+    #[must_use]
+    pub fn with_retryable(mut self, retryable: bool) -> Self {
+        self.retryable = retryable;
+        self
+    }
+
+    /// Sets the correlation id from any `Display` value (a string, a UUID,
+    /// a request id). An id that is empty or only whitespace is left out;
+    /// one longer than 256 bytes is cut at the last character boundary
+    /// before that. Control characters are kept: JSON escapes them on the
+    /// wire.
+    #[must_use]
+    pub fn with_correlation_id(mut self, id: impl fmt::Display) -> Self {
+        self.correlation_id = crate::role::correlation_id(id.to_string());
+        self
     }
 
     /// Sets the backend's numeric error code (`942` for `ORA-00942`).

@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::category::UserErrorCategory;
 use crate::class::ErrorClass;
+use crate::effect::Effect;
 use crate::envelope::{ErrorEnvelope, always_true};
 
 /// The reading side of [`ErrorEnvelope`]: the same keys, each optional one
@@ -51,6 +52,10 @@ struct Read {
     #[serde(default)]
     retryable: Retryable,
     #[serde(default)]
+    effect: Option<Effect>,
+    #[serde(default)]
+    correlation_id: Option<String>,
+    #[serde(default)]
     help_url: Option<String>,
     #[serde(default)]
     details: Option<Map<String, Value>>,
@@ -72,9 +77,12 @@ impl<'de> Deserialize<'de> for ErrorEnvelope {
             code,
             category,
             retryable,
+            effect,
+            correlation_id,
             help_url,
             details,
         } = Read::deserialize(deserializer)?;
+        let effect = effect.unwrap_or_default();
         Ok(ErrorEnvelope {
             is_error: is_error.unwrap_or_else(always_true),
             error_class,
@@ -90,9 +98,11 @@ impl<'de> Deserialize<'de> for ErrorEnvelope {
                 // How the writer leaves out `false`.
                 Retryable::Missing => false,
                 // Not stated: what `ErrorEnvelope::new` would set.
-                Retryable::Null => error_class.is_retryable(),
+                Retryable::Null => error_class.is_retryable() && effect.allows_repeat(false),
                 Retryable::Given(retryable) => retryable,
             },
+            effect,
+            correlation_id,
             help_url,
             details: details.unwrap_or_default(),
         })

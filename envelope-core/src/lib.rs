@@ -1,8 +1,9 @@
 //! Runtime half of `envelope`: the agent-facing error payload and its
 //! renderers.
 //!
-//! Most users depend on the `envelope` facade, which re-exports this crate
-//! together with `#[derive(Envelope)]`. The pieces:
+//! Most users depend on the facade, package `agent-envelope` (library
+//! `envelope`), which re-exports this crate together with
+//! `#[derive(Envelope)]`. The pieces:
 //!
 //! - [`ErrorClass`] and [`Owner`]: the machine-stable class and who must act.
 //! - [`UserErrorCategory`]: how the failure should steer the conversation.
@@ -13,19 +14,29 @@
 //! - [`Envelope`] and [`VariantSpec`]: the trait the derive implements and
 //!   the static catalog of variants.
 //! - [`fuzzy::suggest`]: near-miss names for `fuzzy_matches`.
+//! - [`from_error`] and [`Recognizer`]: an envelope for any `&dyn Error`
+//!   (`anyhow`, `Box<dyn Error>`) by walking its `source()` chain; std and
+//!   `serde_json` errors implement [`Envelope`] themselves.
 
 #![forbid(unsafe_code)]
+// On docs.rs: label each feature-gated item with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
 mod catalog;
 mod category;
+mod chain;
 mod class;
 mod convert;
+mod effect;
 mod envelope;
 pub mod fuzzy;
+#[cfg(feature = "tracing")]
+pub mod log;
 mod lenient;
 pub mod render;
 mod role;
+mod std_errors;
 mod tool_result;
 
 #[doc(hidden)]
@@ -34,7 +45,9 @@ pub mod __private;
 
 pub use crate::catalog::VariantSpec;
 pub use crate::category::UserErrorCategory;
+pub use crate::chain::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
 pub use crate::class::{ErrorClass, Owner, ParseClassError};
 pub use crate::convert::Envelope;
+pub use crate::effect::Effect;
 pub use crate::envelope::ErrorEnvelope;
 pub use crate::tool_result::ToolResult;

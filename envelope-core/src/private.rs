@@ -22,11 +22,14 @@ pub use crate::catalog::VariantSpec;
 pub use crate::category::UserErrorCategory;
 pub use crate::class::ErrorClass;
 pub use crate::convert::Envelope;
+pub use crate::effect::Effect;
 pub use crate::envelope::ErrorEnvelope;
-pub use crate::role::{OraField, RetryField, StrList, ToolField};
+pub use crate::role::{OptionalId, OraField, RetryField, StrList, ToolField};
 
 /// One plain variant's catalog entry, in a single constant call (a chain
 /// of `with_*` calls per variant costs compile time in large enums).
+/// `effect` and `retryable` are the variant's attributes; `None` takes the
+/// class's.
 #[allow(clippy::too_many_arguments)] // one per field of the spec
 #[must_use]
 pub const fn spec(
@@ -38,7 +41,19 @@ pub const fn spec(
     next_steps: &'static [&'static str],
     message: Option<&'static str>,
     help_url: Option<&'static str>,
+    effect: Option<Effect>,
+    idempotent: bool,
+    retryable: Option<bool>,
+    correlation_id: Option<&'static str>,
 ) -> VariantSpec {
+    let effect = match effect {
+        Some(effect) => effect,
+        None => class.default_effect(),
+    };
+    let may_succeed = match retryable {
+        Some(retryable) => retryable,
+        None => class.is_retryable(),
+    };
     VariantSpec {
         name,
         code: Some(code),
@@ -48,6 +63,10 @@ pub const fn spec(
         next_steps,
         message,
         help_url,
+        effect: Some(effect),
+        idempotent,
+        retryable: Some(may_succeed && effect.allows_repeat(idempotent)),
+        correlation_id,
         transparent: false,
     }
 }
@@ -100,6 +119,28 @@ pub fn or<T, C: Into<T>>(field: Option<T>, constant: C) -> Option<T> {
         Some(value) => Some(value),
         None => Some(constant.into()),
     }
+}
+
+/// The retry rule over a variant's own effect and next steps (see
+/// `Effect::allows_repeat`): `may_succeed` is the variant's `retryable`
+/// or its class's.
+#[must_use]
+pub fn settle(mut envelope: ErrorEnvelope, may_succeed: bool, idempotent: bool) -> ErrorEnvelope {
+    envelope.apply_retry_rule(may_succeed, idempotent);
+    envelope
+}
+
+/// A `correlation_id` field of any `Display` type, as the envelope keeps
+/// it (empty dropped, long cut; see `ErrorEnvelope::with_correlation_id`).
+#[must_use]
+pub fn correlation_id<T: Display>(value: T) -> Option<String> {
+    crate::role::correlation_id(value.to_string())
+}
+
+/// A `correlation_id` field of type `Option<T>`.
+#[must_use]
+pub fn correlation_id_opt<T: OptionalId>(value: T) -> Option<String> {
+    value.id_text().and_then(crate::role::correlation_id)
 }
 
 /// A `suggested_tool` field's tool name.

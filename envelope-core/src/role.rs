@@ -10,11 +10,56 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, VecDeque};
+use std::fmt;
 use std::time::Duration;
 
 /// A [`Duration`] in whole milliseconds, saturating at `u64::MAX`.
 pub(crate) fn duration_ms(wait: Duration) -> u64 {
     u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The longest correlation id kept, in bytes.
+const MAX_ID_BYTES: usize = 256;
+
+/// A correlation id as the envelope keeps it: `None` when empty or only
+/// whitespace, else cut to at most 256 bytes at a character boundary.
+pub(crate) fn correlation_id(mut id: String) -> Option<String> {
+    if id.trim().is_empty() {
+        return None;
+    }
+    if id.len() > MAX_ID_BYTES {
+        let mut end = MAX_ID_BYTES;
+        while !id.is_char_boundary(end) {
+            end -= 1;
+        }
+        id.truncate(end);
+    }
+    Some(id)
+}
+
+/// A field usable with the `correlation_id` role: any `Display` value, or
+/// an `Option` of one (the derive picks this trait for a field whose type
+/// is spelled `Option<...>`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a `correlation_id` field",
+    label = "expected a `Display` value or an `Option` of one",
+    note = "a `#[envelope(correlation_id)]` field holds an id such as a `String`, a `u64` or a UUID"
+)]
+pub trait OptionalId {
+    /// The id as text, if any.
+    fn id_text(self) -> Option<String>;
+}
+
+impl<T: fmt::Display> OptionalId for Option<T> {
+    fn id_text(self) -> Option<String> {
+        self.map(|id| id.to_string())
+    }
+}
+
+impl<T: fmt::Display> OptionalId for &Option<T> {
+    fn id_text(self) -> Option<String> {
+        self.as_ref().map(ToString::to_string)
+    }
 }
 
 /// A list of strings: what a `fuzzy_matches` or `next_steps` field holds.

@@ -21,6 +21,9 @@ use crate::envelope::ErrorEnvelope;
 /// (`tool_call_id`, `content` and `is_error` are still required).
 /// Provider-specific shapes come from
 /// [`ToolResult::to_anthropic_block`] and [`ToolResult::to_openai_message`].
+///
+/// With the `schemars` feature: implements `schemars::JsonSchema` (schemars
+/// 1.x), for a tool's `outputSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ToolResult {

@@ -3,7 +3,7 @@
 //! field, Python's float milliseconds) read leniently, no JSON value makes
 //! reading panic, and writing stays strict.
 
-use envelope_core::{ErrorClass, ErrorEnvelope, ToolResult, UserErrorCategory};
+use envelope_core::{Effect, ErrorClass, ErrorEnvelope, ToolResult, UserErrorCategory};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -64,6 +64,8 @@ fn bare_busy() -> ErrorEnvelope {
         code: None,
         category: None,
         retryable: false,
+        effect: Effect::Nothing,
+        correlation_id: None,
         help_url: None,
         details: Map::new(),
     }
@@ -378,6 +380,8 @@ fn json_schema_is_unchanged() {
             "code": nullable("string"),
             "category": {"anyOf": [{"$ref": "#/$defs/UserErrorCategory"}, {"type": "null"}]},
             "retryable": {"type": "boolean"},
+            "effect": {"$ref": "#/$defs/Effect"},
+            "correlation_id": nullable("string"),
             "help_url": nullable("string"),
             "details": {"type": "object", "additionalProperties": true},
         })

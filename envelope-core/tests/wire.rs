@@ -67,6 +67,8 @@ fn every_class_wire_name() {
             "\"INSUFFICIENT_PRIVILEGE\"",
             "\"POLICY_DENIED\"",
             "\"UNSUPPORTED\"",
+            "\"RATE_LIMITED\"",
+            "\"QUOTA_EXCEEDED\"",
             "\"BUSY\"",
             "\"TIMEOUT\"",
             "\"TRANSIENT\"",

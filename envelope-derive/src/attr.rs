@@ -37,6 +37,9 @@ pub(crate) enum Key {
     OraCode,
     RetryAfterMs,
     HelpUrl,
+    Effect,
+    Idempotent,
+    Retryable,
     Transparent,
     With,
 }
@@ -49,7 +52,7 @@ struct Places {
 }
 
 impl Key {
-    const ALL: [Key; 14] = [
+    const ALL: [Key; 17] = [
         Key::Crate,
         Key::Class,
         Key::Category,
@@ -62,6 +65,9 @@ impl Key {
         Key::OraCode,
         Key::RetryAfterMs,
         Key::HelpUrl,
+        Key::Effect,
+        Key::Idempotent,
+        Key::Retryable,
         Key::Transparent,
         Key::With,
     ];
@@ -80,6 +86,9 @@ impl Key {
             Key::OraCode => "ora_code",
             Key::RetryAfterMs => "retry_after_ms",
             Key::HelpUrl => "help_url",
+            Key::Effect => "effect",
+            Key::Idempotent => "idempotent",
+            Key::Retryable => "retryable",
             Key::Transparent => "transparent",
             Key::With => "with",
         }
@@ -97,9 +106,14 @@ impl Key {
             | Key::Transparent
             | Key::With => (false, true, true),
             // Defaults on the container, overridden per variant.
-            Key::Class | Key::Category | Key::NextStep | Key::SuggestedTool | Key::HelpUrl => {
-                (true, true, true)
-            }
+            Key::Class
+            | Key::Category
+            | Key::NextStep
+            | Key::SuggestedTool
+            | Key::HelpUrl
+            | Key::Effect
+            | Key::Idempotent
+            | Key::Retryable => (true, true, true),
         };
         Places {
             on_enum,
@@ -155,6 +169,10 @@ pub(crate) struct ItemAttrs {
     pub ora_code: Option<(i32, Span)>,
     pub retry_after_ms: Option<(u64, Span)>,
     pub help_url: Option<LitStr>,
+    /// `effect = nothing | unknown | partial`: the `Effect` variant name.
+    pub effect: Option<(Ident, &'static str)>,
+    pub idempotent: Option<Span>,
+    pub retryable: Option<(bool, Span)>,
     pub transparent: Option<Span>,
     pub with: Option<Path>,
     /// Every key written, with its span, for the rules in `valid.rs`.
@@ -180,12 +198,13 @@ pub(crate) enum Role {
     RetryAfter,
     OraCode,
     Detail(Option<LitStr>),
+    CorrelationId,
     Secret,
 }
 
 impl Role {
     /// Every role key, for "did you mean" and misplacement messages.
-    const NAMES: [&'static str; 8] = [
+    const NAMES: [&'static str; 9] = [
         "fuzzy_matches",
         "next_steps",
         "suggested_tool",
@@ -193,6 +212,7 @@ impl Role {
         "retry_after",
         "ora_code",
         "detail",
+        "correlation_id",
         "secret",
     ];
 
@@ -205,6 +225,7 @@ impl Role {
             Role::RetryAfter => "retry_after",
             Role::OraCode => "ora_code",
             Role::Detail(_) => "detail",
+            Role::CorrelationId => "correlation_id",
             Role::Secret => "secret",
         }
     }
@@ -219,6 +240,7 @@ impl Role {
             "retry_after_ms" => Role::RetryAfterMs,
             "retry_after" => Role::RetryAfter,
             "ora_code" => Role::OraCode,
+            "correlation_id" => Role::CorrelationId,
             "secret" => Role::Secret,
             _ => return None,
         })
@@ -367,6 +389,21 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                 }
                 Key::HelpUrl => {
                     out.help_url = Some(string_value(meta, "help_url = \"https://...\"")?);
+                }
+                Key::Effect => out.effect = effect_value(cx, meta)?,
+                Key::Idempotent => {
+                    no_value(meta, "idempotent")?;
+                    out.idempotent = Some(span);
+                }
+                Key::Retryable => {
+                    let (_, value) = key_value(meta, "retryable = false")?;
+                    let lit: syn::LitBool = value.parse().map_err(|err| {
+                        syn::Error::new(
+                            err.span(),
+                            "expected `true` or `false`: write `retryable = false` (or `retryable = true`)",
+                        )
+                    })?;
+                    out.retryable = Some((lit.value, lit.span));
                 }
                 Key::Transparent => {
                     no_value(meta, "transparent")?;
@@ -648,6 +685,34 @@ fn name_value(
         Some(found) => Ok(Some((ident, found))),
         None => {
             cx.push(unknown_name(&ident, key, known));
+            Ok(None)
+        }
+    }
+}
+
+/// `effect = nothing | unknown | partial`, as the `Effect` variant name.
+fn effect_value(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta,
+) -> syn::Result<Option<(Ident, &'static str)>> {
+    const EFFECTS: &[(&str, &str)] = &[
+        ("nothing", "Nothing"),
+        ("unknown", "Unknown"),
+        ("partial", "Partial"),
+    ];
+    let (_, value) = key_value(meta, "effect = unknown")?;
+    let ident: Ident = value.parse().map_err(|err| {
+        syn::Error::new(
+            err.span(),
+            "expected `nothing`, `unknown` or `partial`: write `effect = unknown`",
+        )
+    })?;
+    let text = names::unraw(&ident).to_lowercase();
+    match EFFECTS.iter().find(|(name, _)| *name == text) {
+        Some((_, variant)) => Ok(Some((ident, variant))),
+        None => {
+            let known: Vec<&str> = EFFECTS.iter().map(|(name, _)| *name).collect();
+            cx.push(unknown_name(&ident, "effect", &known));
             Ok(None)
         }
     }

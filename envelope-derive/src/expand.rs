@@ -383,12 +383,47 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         fields.extend(or_constant(p, field, constant).map(|value| (name, value)));
     }
     fields.extend(field(roles.fuzzy_matches, "list").map(|list| ("fuzzy_matches", list)));
+    if let Some(index) = roles.correlation_id {
+        // An `Option<...>` field takes the optional form; anything else is
+        // one `Display` value.
+        let helper = if last_ident_is(variant.fields[index].ty, "Option") {
+            "correlation_id_opt"
+        } else {
+            "correlation_id"
+        };
+        fields.extend(field(Some(index), helper).map(|id| ("correlation_id", id)));
+    }
+    if let Some(effect) = plain.effect {
+        let effect = Ident::new(effect, Span::call_site());
+        fields.push(("effect", quote!(#p::Effect::#effect)));
+    }
 
     let fields = fields.into_iter().map(|(name, value)| {
         let name = Ident::new(name, Span::call_site());
         quote!(#name: #value)
     });
-    quote!(#p::ErrorEnvelope { #(#fields,)* ..#p::base(#class, #category, #code) })
+    let envelope = quote!(#p::ErrorEnvelope { #(#fields,)* ..#p::base(#class, #category, #code) });
+    if !plain.apply_rule {
+        return envelope;
+    }
+    // The retry rule again, over the variant's own effect and steps.
+    let may_succeed = match plain.retryable {
+        Some(retryable) => quote!(#retryable),
+        None => quote!(#class.is_retryable()),
+    };
+    let idempotent = plain.idempotent;
+    quote!(#p::settle(#envelope, #may_succeed, #idempotent))
+}
+
+/// Whether `ty`'s last path segment is `name` (`Option`, `std::option::Option`).
+fn last_ident_is(ty: &syn::Type, name: &str) -> bool {
+    match ty {
+        syn::Type::Path(path) => path.path.segments.last().is_some_and(|s| s.ident == name),
+        syn::Type::Reference(reference) => last_ident_is(&reference.elem, name),
+        syn::Type::Group(group) => last_ident_is(&group.elem, name),
+        syn::Type::Paren(paren) => last_ident_is(&paren.elem, name),
+        _ => false,
+    }
 }
 
 /// The one rule for a value fed by a role field and an attribute constant:
@@ -537,5 +572,18 @@ fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
         Message::Display => None,
     });
     let help_url = option(plain.help_url.as_ref().map(|url| quote!(#url)));
-    quote!(#p::spec(#name, #class, #code, #category, #tool, &[#(#steps),*], #message, #help_url))
+    let effect = option(plain.effect.map(|effect| {
+        let effect = Ident::new(effect, Span::call_site());
+        quote!(#p::Effect::#effect)
+    }));
+    let idempotent = plain.idempotent;
+    let retryable = option(plain.retryable.map(|retryable| quote!(#retryable)));
+    let correlation_id = option(plain.roles.correlation_id.map(|index| {
+        let name = variant.fields[index].name.to_string();
+        quote!(#name)
+    }));
+    quote!(#p::spec(
+        #name, #class, #code, #category, #tool, &[#(#steps),*], #message, #help_url,
+        #effect, #idempotent, #retryable, #correlation_id
+    ))
 }

@@ -1,7 +1,7 @@
-//! `#[derive(Envelope)]`: the derive half of the `envelope` crate. Use it
-//! through the facade (`envelope::Envelope`); this crate holds only the
-//! macro. The attribute reference, the rules and the wire forms are in the
-//! documentation of the [`Envelope`](macro@Envelope) derive.
+//! `#[derive(Envelope)]`: the derive half of `envelope`. Use it through the
+//! facade, package `agent-envelope` (`use envelope::Envelope;`); this crate
+//! holds only the macro. The attribute reference, the rules and the wire
+//! forms are in the documentation of the [`Envelope`](macro@Envelope) derive.
 //!
 //! The pipeline runs one way: `attr` parses `#[envelope(...)]` into typed
 //! attributes, `ast` holds the borrowed input with them, `valid` checks every
@@ -9,6 +9,8 @@
 //! turns errors into `compile_error!` plus stub impls.
 
 #![forbid(unsafe_code)]
+// On docs.rs: label each feature-gated item with the feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod ast;
 mod attr;
@@ -32,7 +34,7 @@ use syn::{DeriveInput, parse_macro_input};
 /// Every variant of an enum (or a struct, whose container attributes act as
 /// its single variant's) needs a class, written on the variant or as a
 /// default on the enum; everything else is optional. The sections below are
-/// the full reference, the same text as the README of the `envelope` crate
+/// the full reference, the same text as the README of `agent-envelope`
 /// (both come from `envelope-derive/REFERENCE.md`), and every example in
 /// them runs as a doctest.
 ///

@@ -14,6 +14,8 @@ pub(crate) const CLASSES: &[&str] = &[
     "InsufficientPrivilege",
     "PolicyDenied",
     "Unsupported",
+    "RateLimited",
+    "QuotaExceeded",
     "Busy",
     "Timeout",
     "Transient",
@@ -46,6 +48,17 @@ pub(crate) fn default_category(class: &str) -> &'static str {
         "AlreadyExists" => "Duplicate",
         "PreconditionFailed" | "Conflict" | "Unauthenticated" => "WorkflowDependency",
         _ => "Technical",
+    }
+}
+
+/// Each class's default effect (the `Effect` variant name), as
+/// `ErrorClass::default_effect` returns it; the derive needs it to check
+/// `retryable = true` at compile time. A test checks it against the
+/// runtime crate.
+pub(crate) fn default_effect(class: &str) -> &'static str {
+    match class {
+        "Timeout" | "Transient" | "ConnectionFailed" | "Cancelled" | "Internal" => "Unknown",
+        _ => "Nothing",
     }
 }
 
@@ -182,7 +195,28 @@ mod tests {
                 runtime.default_category().as_str(),
                 "{class}"
             );
+            assert_eq!(
+                default_effect(class),
+                format!("{:?}", runtime.default_effect()),
+                "{class}"
+            );
         }
         assert_eq!(closest("zzzzzz", CLASSES), None);
+    }
+
+    /// The lists hold exactly the runtime's classes, in its order.
+    #[test]
+    fn class_lists_mirror_the_runtime() {
+        use envelope::{ErrorClass, Owner};
+        let nameable = ErrorClass::ALL
+            .iter()
+            .filter(|class| **class != ErrorClass::Unknown);
+        let all: Vec<&str> = nameable.clone().map(|class| class.name()).collect();
+        assert_eq!(CLASSES, all);
+        let server: Vec<&str> = nameable
+            .filter(|class| class.owner() == Owner::Server)
+            .map(|class| class.name())
+            .collect();
+        assert_eq!(SERVER_CLASSES, server);
     }
 }

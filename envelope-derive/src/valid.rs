@@ -40,6 +40,16 @@ pub(crate) struct Plain {
     pub ora_code: Option<i32>,
     pub retry_after_ms: Option<u64>,
     pub help_url: Option<String>,
+    /// An explicit `effect` (the `Effect` variant name), the variant's or
+    /// the container's.
+    pub effect: Option<&'static str>,
+    pub idempotent: bool,
+    /// An explicit `retryable`, the variant's or the container's.
+    pub retryable: Option<bool>,
+    /// Whether the conversion applies the retry rule itself: an explicit
+    /// `effect`, `idempotent` or `retryable`, or a class whose default
+    /// effect adds a check step that the variant's own next steps replace.
+    pub apply_rule: bool,
     pub roles: Roles,
 }
 
@@ -66,6 +76,7 @@ pub(crate) struct Roles {
     pub suggested_tool: Option<usize>,
     pub retry: Option<usize>,
     pub ora_code: Option<usize>,
+    pub correlation_id: Option<usize>,
     pub details: Vec<(String, usize)>,
 }
 
@@ -301,7 +312,42 @@ fn plain<'a>(
         }
     }
 
+    let effect = own
+        .effect
+        .as_ref()
+        .or(container.effect.as_ref())
+        .map(|(_, effect)| *effect);
+    let idempotent = own.idempotent.is_some() || container.idempotent.is_some();
+    let retryable = own.retryable.or(container.retryable);
+    let effective_effect = effect.unwrap_or_else(|| names::default_effect(class));
+    if let Some((true, span)) = retryable
+        && effective_effect != "Nothing"
+        && !idempotent
+    {
+        let why = match effect {
+            Some(_) => format!("its effect is `{}`", effective_effect.to_lowercase()),
+            None => format!(
+                "a `{class}` failure may have taken effect (its default effect is `{}`)",
+                effective_effect.to_lowercase()
+            ),
+        };
+        cx.push(syn::Error::new(
+            span,
+            format!(
+                "`retryable = true` on `{}`: {why}, so repeating the call blindly is not safe; add `idempotent` if repeating the operation is harmless, or `effect = nothing` if the call never changes state",
+                variant.ident
+            ),
+        ));
+    }
+    let apply_rule = effect.is_some()
+        || idempotent
+        || retryable.is_some()
+        || (effective_effect != "Nothing" && !next_steps_empty(&own.next_steps, &container.next_steps, &roles));
     let mut plain = Plain {
+        effect,
+        idempotent,
+        retryable: retryable.map(|(value, _)| value),
+        apply_rule,
         bound: Vec::new(),
         class,
         category,
@@ -469,6 +515,7 @@ fn roles(cx: &Ctxt, variant: &Variant) -> Roles {
                 Role::SuggestedTool => Some(("suggested_tool", &mut roles.suggested_tool)),
                 Role::RetryAfterMs | Role::RetryAfter => Some(("retry_after_ms", &mut roles.retry)),
                 Role::OraCode => Some(("ora_code", &mut roles.ora_code)),
+                Role::CorrelationId => Some(("correlation_id", &mut roles.correlation_id)),
                 Role::Detail(key) => {
                     let key = match (key, &field.name) {
                         (Some(lit), _) => lit.value(),
@@ -570,6 +617,12 @@ fn last_ident(ty: &Type) -> Option<String> {
     }
 }
 
+/// Whether a variant has no next steps of its own (templates or a
+/// `next_steps` field), so the base envelope's steps stand.
+fn next_steps_empty(own: &[syn::LitStr], container: &[syn::LitStr], roles: &Roles) -> bool {
+    own.is_empty() && container.is_empty() && roles.next_steps.is_none()
+}
+
 impl Plain {
     /// Whether the conversion arm uses the field at `index`: a role, a
     /// `detail` or a template placeholder.
@@ -581,6 +634,7 @@ impl Plain {
             roles.suggested_tool,
             roles.retry,
             roles.ora_code,
+            roles.correlation_id,
         ]
         .contains(&Some(index))
             || roles.details.iter().any(|(_, i)| *i == index)

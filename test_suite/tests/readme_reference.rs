@@ -4,8 +4,8 @@
 //! `#[derive(Envelope)]` (through `include_str!`), so docs.rs and the README
 //! say the same and neither can go stale. Its examples run as doctests of
 //! both crates (`cargo test -p envelope-derive --doc`, and `ReadmeDoctests`
-//! in `cargo test -p envelope --doc`). After editing `REFERENCE.md`, refresh
-//! the README with
+//! in `cargo test -p agent-envelope --doc`). After editing `REFERENCE.md`,
+//! refresh the README with
 //! `ENVELOPE_UPDATE_README=1 cargo test -p envelope-test-suite --test readme_reference`.
 
 use std::path::Path;

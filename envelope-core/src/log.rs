@@ -1,0 +1,69 @@
+//! The operator's side of an error (feature `tracing`): one `tracing`
+//! event with the whole story, while the model keeps its clean envelope.
+
+use std::error::Error;
+
+use crate::class::Owner;
+use crate::convert::Envelope;
+use crate::envelope::ErrorEnvelope;
+
+/// How many `source()` links [`report`] logs at most; a longer (or cyclic)
+/// chain ends with `"..."`.
+pub const MAX_SOURCES: usize = 32;
+
+/// Logs `error` for the server's operator and returns its envelope for the
+/// model: one `tracing` event, at `ERROR` for a server-owned class (the
+/// server must act) and at `INFO` for a caller-owned one (the model will
+/// fix its call), with these fields:
+///
+/// | field | value |
+/// |---|---|
+/// | `error.class` | the class's wire name (`"TIMEOUT"`) |
+/// | `error.code` | the domain code, or empty |
+/// | `error.owner` | `"caller"` or `"server"` |
+/// | `error.effect` | `"nothing"`, `"unknown"` or `"partial"` |
+/// | `error.retryable` | the envelope's `retryable` |
+/// | `error.correlation_id` | the envelope's id, or empty |
+/// | `error.display` | the error's full `Display` text |
+/// | `error.sources` | the `Display` of each `source()`, outermost first, at most [`MAX_SOURCES`] |
+///
+/// The message is `"tool call failed"`. Text fields are recorded with
+/// `Debug` formatting, so control characters in them are escaped in the
+/// log. The envelope's `details` and the error's fields are not logged, so
+/// a `secret` field reaches the log only if the error's own `Display`
+/// prints it. The envelope returned is exactly `error.to_envelope()`.
+pub fn report<E: Envelope + Error + ?Sized>(error: &E) -> ErrorEnvelope {
+    let envelope = error.to_envelope();
+    let mut chain = Vec::new();
+    let mut next = error.source();
+    while let Some(source) = next {
+        if chain.len() == MAX_SOURCES {
+            chain.push(String::from("..."));
+            break;
+        }
+        chain.push(source.to_string());
+        next = source.source();
+    }
+    let text = error.to_string();
+    macro_rules! event {
+        ($level:expr) => {
+            tracing::event!(
+                $level,
+                error.class = envelope.error_class.as_str(),
+                error.code = envelope.code.as_deref().unwrap_or_default(),
+                error.owner = envelope.error_class.owner().as_str(),
+                error.effect = envelope.effect.as_str(),
+                error.retryable = envelope.retryable,
+                error.correlation_id = ?envelope.correlation_id.as_deref().unwrap_or_default(),
+                error.display = ?text,
+                error.sources = ?chain,
+                "tool call failed"
+            )
+        };
+    }
+    match envelope.error_class.owner() {
+        Owner::Server => event!(tracing::Level::ERROR),
+        Owner::Caller => event!(tracing::Level::INFO),
+    }
+    envelope
+}

@@ -1,0 +1,380 @@
+//! [`Envelope`] for the errors of `std` and `serde_json`, so they can be
+//! `#[envelope(transparent)]` fields and links of a source chain.
+//!
+//! Each error gets a class, a stable code (`IO_NOT_FOUND`, `JSON_SYNTAX`,
+//! `PARSE_INT`) and a message by the crate's one rule: a server-owned class
+//! gets [`ErrorClass::generic_message`], a caller-owned one a fixed text per
+//! kind written here. Never the error's `Display`: an `io::Error` made with
+//! `io::Error::new(kind, text)` prints whatever text it was given (a path,
+//! a host name), and a `serde_json` data error quotes the offending value.
+//! Only numbers (a line and column, a byte offset) go into `details`.
+
+use std::borrow::Cow;
+use std::io::{self, ErrorKind};
+use std::num::{IntErrorKind, ParseIntError};
+
+use crate::class::{ErrorClass, Owner};
+use crate::convert::Envelope;
+use crate::envelope::ErrorEnvelope;
+
+/// One error's place in the table: its class, its code, and the message for
+/// a caller-owned class (server-owned classes ignore it).
+#[derive(Clone, Copy)]
+struct Row {
+    class: ErrorClass,
+    code: &'static str,
+    text: &'static str,
+}
+
+/// The text slot of a server-owned row: its message is the class's generic
+/// text, whatever this says.
+const GENERIC: &str = "";
+
+const fn row(class: ErrorClass, code: &'static str, text: &'static str) -> Row {
+    Row { class, code, text }
+}
+
+impl Row {
+    /// The message rule: internals never reach the model for a server-owned
+    /// class.
+    const fn message(self) -> &'static str {
+        match self.class.owner() {
+            Owner::Server => self.class.generic_message(),
+            Owner::Caller => self.text,
+        }
+    }
+
+    fn envelope(self) -> ErrorEnvelope {
+        let mut envelope = ErrorEnvelope::new(self.class, self.message());
+        envelope.code = Some(Cow::Borrowed(self.code));
+        envelope
+    }
+}
+
+/// An error type with a row, and the numbers it may add as `details`.
+trait StdError {
+    fn row(&self) -> Row;
+
+    fn add_details(&self, _envelope: &mut ErrorEnvelope) {}
+}
+
+/// For each type: `Envelope` and the two `From` conversions into
+/// [`ErrorEnvelope`] (as the derive gives a derived type), from its
+/// [`StdError`] row; and `find_std`, which recognises them all in a source
+/// chain.
+macro_rules! std_envelope {
+    ($($ty:ty),* $(,)?) => {
+        /// The envelope of a std or `serde_json` error in a source chain,
+        /// if `error` is one of the types in this file.
+        pub(crate) fn find_std<'e>(
+            error: &'e (dyn std::error::Error + 'static),
+        ) -> Option<&'e dyn Envelope> {
+            $(
+                if let Some(found) = error.downcast_ref::<$ty>() {
+                    return Some(found);
+                }
+            )*
+            None
+        }
+    $(
+        /// Class, code and message from the table in the crate's README
+        /// ("One server, many error types"); never the error's `Display`.
+        impl Envelope for $ty {
+            fn error_class(&self) -> ErrorClass {
+                StdError::row(self).class
+            }
+
+            fn code(&self) -> Option<&'static str> {
+                Some(StdError::row(self).code)
+            }
+
+            fn to_envelope(&self) -> ErrorEnvelope {
+                let mut envelope = StdError::row(self).envelope();
+                StdError::add_details(self, &mut envelope);
+                envelope
+            }
+        }
+
+        /// The error's envelope, as [`Envelope::into_envelope`].
+        impl From<$ty> for ErrorEnvelope {
+            fn from(error: $ty) -> Self {
+                error.to_envelope()
+            }
+        }
+
+        /// The error's envelope, as [`Envelope::to_envelope`].
+        impl From<&$ty> for ErrorEnvelope {
+            fn from(error: &$ty) -> Self {
+                error.to_envelope()
+            }
+        }
+    )*};
+}
+
+std_envelope!(
+    io::Error,
+    serde_json::Error,
+    ParseIntError,
+    std::num::ParseFloatError,
+    std::str::ParseBoolError,
+    std::char::ParseCharError,
+    std::net::AddrParseError,
+    std::str::Utf8Error,
+    std::string::FromUtf8Error,
+    std::string::FromUtf16Error,
+    std::num::TryFromIntError,
+    std::char::CharTryFromError,
+    std::array::TryFromSliceError,
+    std::env::VarError,
+);
+
+/// The row of an I/O error kind. Every kind stable at the crate's MSRV has
+/// its own code; the rest (`Other`, kinds still unstable, kinds added
+/// later) are `Internal`.
+const fn io_row(kind: ErrorKind) -> Row {
+    use ErrorClass as C;
+    match kind {
+        ErrorKind::NotFound => row(
+            C::ObjectNotFound,
+            "IO_NOT_FOUND",
+            "the file or resource does not exist",
+        ),
+        ErrorKind::PermissionDenied => row(
+            C::InsufficientPrivilege,
+            "IO_PERMISSION_DENIED",
+            "permission to access the file or resource is denied",
+        ),
+        ErrorKind::AlreadyExists => row(
+            C::AlreadyExists,
+            "IO_ALREADY_EXISTS",
+            "the file or resource already exists",
+        ),
+        ErrorKind::InvalidInput => row(
+            C::InvalidArguments,
+            "IO_INVALID_INPUT",
+            "an argument is not valid for this operation",
+        ),
+        ErrorKind::InvalidData => row(
+            C::InvalidArguments,
+            "IO_INVALID_DATA",
+            "the data is not valid for this operation",
+        ),
+        ErrorKind::UnexpectedEof => row(
+            C::InvalidArguments,
+            "IO_UNEXPECTED_EOF",
+            "the input ended before it was complete",
+        ),
+        ErrorKind::NotADirectory => row(
+            C::InvalidArguments,
+            "IO_NOT_A_DIRECTORY",
+            "a part of the path is not a directory",
+        ),
+        ErrorKind::IsADirectory => row(
+            C::InvalidArguments,
+            "IO_IS_A_DIRECTORY",
+            "the path names a directory where a file is expected",
+        ),
+        ErrorKind::FileTooLarge => row(
+            C::InvalidArguments,
+            "IO_FILE_TOO_LARGE",
+            "the file is larger than allowed",
+        ),
+        ErrorKind::TooManyLinks => row(
+            C::InvalidArguments,
+            "IO_TOO_MANY_LINKS",
+            "the object has too many links",
+        ),
+        ErrorKind::InvalidFilename => row(
+            C::InvalidArguments,
+            "IO_INVALID_FILENAME",
+            "the file name is invalid or too long",
+        ),
+        ErrorKind::ArgumentListTooLong => row(
+            C::InvalidArguments,
+            "IO_ARGUMENT_LIST_TOO_LONG",
+            "the argument list is too long",
+        ),
+        ErrorKind::DirectoryNotEmpty => row(
+            C::PreconditionFailed,
+            "IO_DIRECTORY_NOT_EMPTY",
+            "the directory is not empty; remove its contents first",
+        ),
+        ErrorKind::Unsupported => row(
+            C::Unsupported,
+            "IO_UNSUPPORTED",
+            "the operation is not supported on this platform",
+        ),
+        ErrorKind::NotSeekable => row(
+            C::Unsupported,
+            "IO_NOT_SEEKABLE",
+            "the stream does not support seeking",
+        ),
+        ErrorKind::CrossesDevices => row(
+            C::Unsupported,
+            "IO_CROSSES_DEVICES",
+            "the operation cannot move or link across filesystems",
+        ),
+        ErrorKind::QuotaExceeded => row(
+            C::QuotaExceeded,
+            "IO_QUOTA_EXCEEDED",
+            "a storage quota is used up; retrying will not help until it is raised",
+        ),
+        ErrorKind::TimedOut => row(C::Timeout, "IO_TIMED_OUT", GENERIC),
+        ErrorKind::ConnectionRefused => row(C::ConnectionFailed, "IO_CONNECTION_REFUSED", GENERIC),
+        ErrorKind::ConnectionReset => row(C::ConnectionFailed, "IO_CONNECTION_RESET", GENERIC),
+        ErrorKind::ConnectionAborted => row(C::ConnectionFailed, "IO_CONNECTION_ABORTED", GENERIC),
+        ErrorKind::NotConnected => row(C::ConnectionFailed, "IO_NOT_CONNECTED", GENERIC),
+        ErrorKind::HostUnreachable => row(C::ConnectionFailed, "IO_HOST_UNREACHABLE", GENERIC),
+        ErrorKind::NetworkUnreachable => {
+            row(C::ConnectionFailed, "IO_NETWORK_UNREACHABLE", GENERIC)
+        }
+        ErrorKind::NetworkDown => row(C::ConnectionFailed, "IO_NETWORK_DOWN", GENERIC),
+        ErrorKind::BrokenPipe => row(C::ConnectionFailed, "IO_BROKEN_PIPE", GENERIC),
+        ErrorKind::WouldBlock => row(C::Busy, "IO_WOULD_BLOCK", GENERIC),
+        ErrorKind::ResourceBusy => row(C::Busy, "IO_RESOURCE_BUSY", GENERIC),
+        ErrorKind::ExecutableFileBusy => row(C::Busy, "IO_EXECUTABLE_FILE_BUSY", GENERIC),
+        ErrorKind::Interrupted => row(C::Transient, "IO_INTERRUPTED", GENERIC),
+        ErrorKind::Deadlock => row(C::Transient, "IO_DEADLOCK", GENERIC),
+        ErrorKind::StaleNetworkFileHandle => {
+            row(C::Transient, "IO_STALE_NETWORK_FILE_HANDLE", GENERIC)
+        }
+        ErrorKind::AddrInUse => row(C::Internal, "IO_ADDR_IN_USE", GENERIC),
+        ErrorKind::AddrNotAvailable => row(C::Internal, "IO_ADDR_NOT_AVAILABLE", GENERIC),
+        ErrorKind::ReadOnlyFilesystem => row(C::Internal, "IO_READ_ONLY_FILESYSTEM", GENERIC),
+        ErrorKind::StorageFull => row(C::Internal, "IO_STORAGE_FULL", GENERIC),
+        ErrorKind::WriteZero => row(C::Internal, "IO_WRITE_ZERO", GENERIC),
+        ErrorKind::OutOfMemory => row(C::Internal, "IO_OUT_OF_MEMORY", GENERIC),
+        ErrorKind::Other => row(C::Internal, "IO_OTHER", GENERIC),
+        // `Uncategorized` (an OS error std has no kind for), kinds still
+        // unstable (`FilesystemLoop`, `InProgress`) and any added later.
+        _ => row(C::Internal, "IO_ERROR", GENERIC),
+    }
+}
+
+/// By [`io::Error::kind`]. The error's own text is never used: it may be
+/// any string the code that made the error passed in, a path included.
+impl StdError for io::Error {
+    fn row(&self) -> Row {
+        io_row(self.kind())
+    }
+}
+
+/// By [`serde_json::error::Category`]: JSON that does not parse or ends
+/// early is `SYNTAX_ERROR`, JSON of the wrong shape `INVALID_ARGUMENTS`,
+/// both the caller's; an I/O failure while reading is `INTERNAL`. The
+/// position goes into `details` as `line` and `column` (1-based) when
+/// serde_json knows it; the error's text does not, as a data error quotes
+/// the value it rejected.
+impl StdError for serde_json::Error {
+    fn row(&self) -> Row {
+        use serde_json::error::Category;
+        match self.classify() {
+            Category::Syntax => row(
+                ErrorClass::SyntaxError,
+                "JSON_SYNTAX",
+                "the JSON is not well-formed",
+            ),
+            Category::Eof => row(
+                ErrorClass::SyntaxError,
+                "JSON_EOF",
+                "the JSON ends before its last value is complete",
+            ),
+            Category::Data => row(
+                ErrorClass::InvalidArguments,
+                "JSON_DATA",
+                "the JSON does not have the expected shape: a field is missing or has the wrong type or value",
+            ),
+            Category::Io => row(ErrorClass::Internal, "JSON_IO", GENERIC),
+        }
+    }
+
+    fn add_details(&self, envelope: &mut ErrorEnvelope) {
+        // Line 0: an error with no position (`from_value`, a custom error).
+        if self.line() > 0 {
+            envelope.details.insert("line".into(), self.line().into());
+            envelope
+                .details
+                .insert("column".into(), self.column().into());
+        }
+    }
+}
+
+/// By [`ParseIntError::kind`]: one code, a text per kind.
+impl StdError for ParseIntError {
+    fn row(&self) -> Row {
+        let text = match self.kind() {
+            IntErrorKind::Empty => "the integer is empty",
+            IntErrorKind::InvalidDigit => "the integer contains an invalid digit",
+            IntErrorKind::PosOverflow => "the integer is too large for its type",
+            IntErrorKind::NegOverflow => "the integer is too small for its type",
+            IntErrorKind::Zero => "the integer must not be zero",
+            _ => "the text is not a valid integer",
+        };
+        row(ErrorClass::InvalidArguments, "PARSE_INT", text)
+    }
+}
+
+/// The std errors with a single row each.
+macro_rules! fixed_rows {
+    ($($ty:ty => $class:ident, $code:literal, $text:expr;)*) => {$(
+        impl StdError for $ty {
+            fn row(&self) -> Row {
+                row(ErrorClass::$class, $code, $text)
+            }
+        }
+    )*};
+}
+
+fixed_rows! {
+    std::num::ParseFloatError => InvalidArguments, "PARSE_FLOAT",
+        "the text is not a valid floating-point number";
+    std::str::ParseBoolError => InvalidArguments, "PARSE_BOOL",
+        "the text is not `true` or `false`";
+    std::char::ParseCharError => InvalidArguments, "PARSE_CHAR",
+        "the text is not exactly one character";
+    std::net::AddrParseError => InvalidArguments, "PARSE_ADDR",
+        "the text is not a valid IP or socket address";
+    std::string::FromUtf16Error => InvalidArguments, "INVALID_UTF16",
+        "the text is not valid UTF-16";
+    std::num::TryFromIntError => InvalidArguments, "INT_OUT_OF_RANGE",
+        "the number is out of range for its type";
+    std::char::CharTryFromError => InvalidArguments, "CHAR_OUT_OF_RANGE",
+        "the number is not a valid Unicode scalar value";
+    std::array::TryFromSliceError => InvalidArguments, "WRONG_LENGTH",
+        "the sequence does not have the expected length";
+    // A missing or non-UTF-8 environment variable is the server's setup.
+    std::env::VarError => Internal, "ENV_VAR", GENERIC;
+}
+
+const UTF8: Row = row(
+    ErrorClass::InvalidArguments,
+    "INVALID_UTF8",
+    "the bytes are not valid UTF-8",
+);
+
+/// Where the valid UTF-8 ends, in bytes from the start: `valid_up_to`.
+fn utf8_details(error: &std::str::Utf8Error, envelope: &mut ErrorEnvelope) {
+    envelope
+        .details
+        .insert("valid_up_to".into(), error.valid_up_to().into());
+}
+
+impl StdError for std::str::Utf8Error {
+    fn row(&self) -> Row {
+        UTF8
+    }
+
+    fn add_details(&self, envelope: &mut ErrorEnvelope) {
+        utf8_details(self, envelope);
+    }
+}
+
+impl StdError for std::string::FromUtf8Error {
+    fn row(&self) -> Row {
+        UTF8
+    }
+
+    fn add_details(&self, envelope: &mut ErrorEnvelope) {
+        utf8_details(&self.utf8_error(), envelope);
+    }
+}

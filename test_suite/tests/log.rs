@@ -1,0 +1,177 @@
+//! The operator log (feature `tracing`): `envelope::log::report` emits one
+//! event per error with the full story as fields, at a level that fits who
+//! must act, and returns the model's envelope unchanged.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use envelope::{Envelope, ErrorEnvelope};
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::{Event, Level, Metadata, Subscriber};
+
+/// One captured event: its level and its fields, each as `Debug` text
+/// (string fields as written).
+#[derive(Debug, Clone, PartialEq)]
+struct Captured {
+    level: Level,
+    fields: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Default)]
+struct Capture(Arc<Mutex<Vec<Captured>>>);
+
+struct Fields<'a>(&'a mut BTreeMap<String, String>);
+
+impl Visit for Fields<'_> {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+
+    fn record_bool(&mut self, field: &Field, value: bool) {
+        self.0.insert(field.name().to_owned(), value.to_string());
+    }
+
+    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
+    }
+}
+
+impl Subscriber for Capture {
+    fn enabled(&self, _: &Metadata<'_>) -> bool {
+        true
+    }
+
+    fn new_span(&self, _: &Attributes<'_>) -> Id {
+        Id::from_u64(1)
+    }
+
+    fn record(&self, _: &Id, _: &Record<'_>) {}
+
+    fn record_follows_from(&self, _: &Id, _: &Id) {}
+
+    fn event(&self, event: &Event<'_>) {
+        let mut fields = BTreeMap::new();
+        event.record(&mut Fields(&mut fields));
+        self.0.lock().unwrap().push(Captured {
+            level: *event.metadata().level(),
+            fields,
+        });
+    }
+
+    fn enter(&self, _: &Id) {}
+
+    fn exit(&self, _: &Id) {}
+}
+
+fn capture(f: impl FnOnce()) -> Vec<Captured> {
+    let capture = Capture::default();
+    tracing::subscriber::with_default(capture.clone(), f);
+    let events = capture.0.lock().unwrap().clone();
+    events
+}
+
+/// The low-level error a pool reports.
+#[derive(Debug, thiserror::Error)]
+#[error("connect to db-7.internal:5432 refused")]
+struct Refused;
+
+#[derive(Debug, thiserror::Error, Envelope)]
+enum DbError {
+    #[error("query failed on db-7.internal")]
+    #[envelope(class = ConnectionFailed)]
+    Unreachable {
+        #[source]
+        cause: Refused,
+        #[envelope(correlation_id)]
+        request: String,
+    },
+    #[error("login failed for {user}")]
+    #[envelope(class = Unauthenticated, message = "login failed for {user}")]
+    Login {
+        user: String,
+        #[envelope(secret)]
+        password: String,
+    },
+}
+
+fn fields(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+#[test]
+fn a_server_error_is_logged_at_error_with_its_whole_story() {
+    let error = DbError::Unreachable {
+        cause: Refused,
+        request: "req-42".into(),
+    };
+    let mut envelope = None;
+    let events = capture(|| envelope = Some(envelope::log::report(&error)));
+    assert_eq!(
+        events,
+        [Captured {
+            level: Level::ERROR,
+            fields: fields(&[
+                ("message", "tool call failed"),
+                ("error.class", "CONNECTION_FAILED"),
+                ("error.code", "UNREACHABLE"),
+                ("error.owner", "server"),
+                ("error.effect", "unknown"),
+                ("error.retryable", "false"),
+                ("error.correlation_id", "\"req-42\""),
+                ("error.display", "\"query failed on db-7.internal\""),
+                ("error.sources", "[\"connect to db-7.internal:5432 refused\"]"),
+            ]),
+        }]
+    );
+    // The model's envelope is the usual one: no host name, the same id.
+    let envelope = envelope.unwrap();
+    assert_eq!(envelope, error.to_envelope());
+    assert_eq!(
+        envelope.to_json_string(),
+        r#"{"isError":true,"error_class":"CONNECTION_FAILED","message":"the server could not reach a service it depends on","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"UNREACHABLE","category":"Technical","effect":"unknown","correlation_id":"req-42"}"#
+    );
+}
+
+#[test]
+fn a_caller_error_is_logged_at_info_without_secrets() {
+    let error = DbError::Login {
+        user: "ada".into(),
+        password: "hunter2".into(),
+    };
+    let events = capture(|| drop(envelope::log::report(&error)));
+    assert_eq!(
+        events,
+        [Captured {
+            level: Level::INFO,
+            fields: fields(&[
+                ("message", "tool call failed"),
+                ("error.class", "UNAUTHENTICATED"),
+                ("error.code", "LOGIN"),
+                ("error.owner", "caller"),
+                ("error.effect", "nothing"),
+                ("error.retryable", "false"),
+                ("error.correlation_id", "\"\""),
+                ("error.display", "\"login failed for ada\""),
+                ("error.sources", "[]"),
+            ]),
+        }]
+    );
+    assert!(
+        events[0].fields.values().all(|v| !v.contains("hunter2")),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn control_characters_are_escaped_in_the_log() {
+    let envelope = ErrorEnvelope::new(envelope::ErrorClass::Internal, "x")
+        .with_correlation_id("id\n\u{1b}[31m");
+    let events = capture(|| drop(envelope::log::report(&envelope)));
+    assert_eq!(events[0].fields["error.correlation_id"], "\"id\\n\\u{1b}[31m\"");
+    assert_eq!(events[0].level, Level::ERROR);
+}
