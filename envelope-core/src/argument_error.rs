@@ -170,8 +170,8 @@ impl ArgumentError {
 }
 
 impl fmt::Display for ArgumentError {
-    /// One line for the envelope's message: the path (`the arguments` for
-    /// `""`), what is wrong, and the suggestions:
+    /// One line for the envelope's message: the path (`the arguments value`
+    /// for `""`), what is wrong, and the suggestions:
     ///
     /// ```text
     /// /table is missing
@@ -183,7 +183,7 @@ impl fmt::Display for ArgumentError {
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() {
-            f.write_str("the arguments")?;
+            f.write_str("the arguments value")?;
         } else {
             f.write_str(&self.path)?;
         }
@@ -308,7 +308,7 @@ mod tests {
         );
         assert_eq!(
             text(&at(ArgumentErrorKind::WrongType, "").with_received(&json!(null))),
-            "the arguments has the wrong type, got null"
+            "the arguments value has the wrong type, got null"
         );
         assert_eq!(
             text(

@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::argument_error::ArgumentError;
 use crate::category::UserErrorCategory;
 use crate::class::ErrorClass;
 use crate::effect::Effect;
@@ -33,6 +34,7 @@ use crate::effect::Effect;
 /// | `correlation_id` | string, at most 256 bytes | set |
 /// | `help_url` | string | set |
 /// | `details` | object | non-empty |
+/// | `argument_errors` | array of [`ArgumentError`] objects | non-empty: the problems in a tool's arguments (see [`crate::args`]) |
 ///
 /// The first eight keys are the seed envelope's (the `oraclemcp-error`
 /// crate's), so we read its envelopes, and its readers read ours whenever
@@ -64,7 +66,8 @@ use crate::effect::Effect;
 ///   as `None`, a name this version does not know as
 ///   [`UserErrorCategory::Unknown`].
 /// - `fuzzy_matches`, `next_steps`: an array of strings; `details`: an
-///   object. Missing or `null` reads as empty.
+///   object; `argument_errors`: an array of [`ArgumentError`] objects (read
+///   leniently, see there). Missing or `null` reads as empty.
 /// - `retryable`: a boolean; missing reads as `false` (the writer leaves it
 ///   out exactly when it is false), `null` as the class's default
 ///   ([`ErrorClass::is_retryable`]).
@@ -146,6 +149,12 @@ pub struct ErrorEnvelope {
     /// Structured, non-secret facts for the model (`{"name": "EMPLOYES"}`).
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub details: Map<String, Value>,
+    /// The problems in a tool call's arguments, for an `INVALID_ARGUMENTS`
+    /// envelope: each with its JSON Pointer path, kind, what was expected,
+    /// the JSON type received and near-miss names. Filled by
+    /// [`crate::args`]; empty for every other envelope.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub argument_errors: Vec<ArgumentError>,
 }
 
 pub(crate) fn always_true() -> bool {
@@ -172,10 +181,19 @@ impl ErrorEnvelope {
     #[inline]
     #[must_use]
     pub fn new(error_class: ErrorClass, message: impl Into<String>) -> Self {
-        let mut envelope = ErrorEnvelope {
+        let mut envelope = Self::unsettled(error_class, message.into());
+        envelope.apply_retry_rule(error_class.is_retryable(), false);
+        envelope
+    }
+
+    /// An envelope of `error_class` with `message` and the class's
+    /// category and effect, before the retry rule: not retryable, no next
+    /// steps. [`ErrorEnvelope::new`] and the derive settle it.
+    pub(crate) fn unsettled(error_class: ErrorClass, message: String) -> Self {
+        ErrorEnvelope {
             is_error: true,
             error_class,
-            message: message.into(),
+            message,
             ora_code: None,
             suggested_tool: None,
             fuzzy_matches: Vec::new(),
@@ -188,9 +206,8 @@ impl ErrorEnvelope {
             correlation_id: None,
             help_url: None,
             details: Map::new(),
-        };
-        envelope.apply_retry_rule(error_class.is_retryable(), false);
-        envelope
+            argument_errors: Vec::new(),
+        }
     }
 
     /// The retry rule, in the one place it is applied: `retryable` is
@@ -310,6 +327,14 @@ impl ErrorEnvelope {
     #[must_use]
     pub fn with_detail(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
         self.details.insert(key.into(), value.into());
+        self
+    }
+
+    /// Replaces the argument problems (see [`crate::args::invalid_arguments`],
+    /// which also writes the matching message and next step).
+    #[must_use]
+    pub fn with_argument_errors(mut self, errors: Vec<ArgumentError>) -> Self {
+        self.argument_errors = errors;
         self
     }
 

@@ -19,6 +19,7 @@ use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::argument_error::ArgumentError;
 use crate::category::UserErrorCategory;
 use crate::class::ErrorClass;
 use crate::effect::Effect;
@@ -59,6 +60,8 @@ struct Read {
     help_url: Option<String>,
     #[serde(default)]
     details: Option<Map<String, Value>>,
+    #[serde(default)]
+    argument_errors: Option<Vec<ArgumentError>>,
 }
 
 impl<'de> Deserialize<'de> for ErrorEnvelope {
@@ -81,6 +84,7 @@ impl<'de> Deserialize<'de> for ErrorEnvelope {
             correlation_id,
             help_url,
             details,
+            argument_errors,
         } = Read::deserialize(deserializer)?;
         let effect = effect.unwrap_or_default();
         Ok(ErrorEnvelope {
@@ -105,6 +109,7 @@ impl<'de> Deserialize<'de> for ErrorEnvelope {
             correlation_id,
             help_url,
             details: details.unwrap_or_default(),
+            argument_errors: argument_errors.unwrap_or_default(),
         })
     }
 }

@@ -14,6 +14,10 @@
 //! - [`Envelope`] and [`VariantSpec`]: the trait the derive implements and
 //!   the static catalog of variants.
 //! - [`fuzzy::suggest`]: near-miss names for `fuzzy_matches`.
+//! - [`args`]: a tool's JSON arguments parsed into its argument type, or an
+//!   `INVALID_ARGUMENTS` envelope whose [`ArgumentError`]s name every
+//!   problem (path, kind, expected, received, suggestions); [`args::Args`]
+//!   is the rmcp extractor.
 //! - [`from_error`] and [`Recognizer`]: an envelope for any `&dyn Error`
 //!   (`anyhow`, `Box<dyn Error>`) by walking its `source()` chain; std and
 //!   `serde_json` errors implement [`Envelope`] themselves.
@@ -23,6 +27,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
+mod argument_error;
+pub mod args;
 mod catalog;
 mod category;
 mod chain;
@@ -43,6 +49,7 @@ mod tool_result;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use crate::argument_error::{ArgumentError, ArgumentErrorKind};
 pub use crate::catalog::VariantSpec;
 pub use crate::category::UserErrorCategory;
 pub use crate::chain::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};

@@ -72,11 +72,15 @@ pub const fn spec(
 }
 
 /// The envelope a derived arm fills in: class, category and static code
-/// set, everything else empty (the empty message allocates nothing).
+/// set, the class's effect, everything else empty (the empty message
+/// allocates nothing). `retryable` is the class's under the retry rule
+/// when the class's effect is `Nothing`; for any other effect the arm
+/// applies the rule itself ([`settle`]), which adds the check step.
 #[inline]
 #[must_use]
 pub fn base(class: ErrorClass, category: UserErrorCategory, code: &'static str) -> ErrorEnvelope {
-    let mut envelope = ErrorEnvelope::new(class, String::new());
+    let mut envelope = ErrorEnvelope::unsettled(class, String::new());
+    envelope.retryable = class.is_retryable() && envelope.effect.allows_repeat(false);
     envelope.category = Some(category);
     envelope.code = Some(Cow::Borrowed(code));
     envelope
@@ -130,6 +134,9 @@ pub fn settle(mut envelope: ErrorEnvelope, may_succeed: bool, idempotent: bool) 
     envelope
 }
 
+/// The `more` of [`steps`] for a variant without a `next_steps` field.
+pub const NO_STEPS: Option<&[&str]> = None;
+
 /// A `correlation_id` field of any `Display` type, as the envelope keeps
 /// it (empty dropped, long cut; see `ErrorEnvelope::with_correlation_id`).
 #[must_use]
@@ -173,10 +180,12 @@ pub fn list<L: StrList>(items: L) -> Vec<String> {
     items.into_strings()
 }
 
-/// The rendered `next_step` templates followed by a `next_steps` field.
+/// The rendered `next_step` templates followed by a `next_steps` field
+/// (`NO_STEPS` for a variant without one), with room for the check step
+/// that [`settle`] may put first, so it does not grow the vector.
 #[must_use]
 pub fn steps<const N: usize, L: StrList>(templates: [String; N], more: L) -> Vec<String> {
-    let mut steps = Vec::with_capacity(N + more.count());
+    let mut steps = Vec::with_capacity(N + more.count() + 1);
     steps.extend(templates);
     more.copy_into(&mut steps);
     steps

@@ -68,6 +68,7 @@ fn bare_busy() -> ErrorEnvelope {
         correlation_id: None,
         help_url: None,
         details: Map::new(),
+        argument_errors: Vec::new(),
     }
 }
 

@@ -334,12 +334,14 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         },
     ));
     let templates: Vec<TokenStream> = plain.next_steps.iter().map(string).collect();
-    let steps = match (templates.is_empty(), field(roles.next_steps, "list")) {
+    let steps = match (templates.is_empty(), roles.next_steps) {
         (true, None) => None,
-        (false, None) => Some(quote!(#p::list([#(#templates),*]))),
-        (true, Some(list)) => Some(list),
-        (false, Some(_)) => {
-            let more = &variant.fields[roles.next_steps.unwrap_or_default()];
+        // Room for the check step only when the rule may add one.
+        (false, None) if !plain.apply_rule => Some(quote!(#p::list([#(#templates),*]))),
+        (false, None) => Some(quote!(#p::steps([#(#templates),*], #p::NO_STEPS))),
+        (true, Some(index)) => field(Some(index), "list"),
+        (false, Some(index)) => {
+            let more = &variant.fields[index];
             let binding = &more.binding;
             Some(quote_spanned!(more.ty.span()=> #p::steps([#(#templates),*], #binding)))
         }

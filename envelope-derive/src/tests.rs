@@ -197,3 +197,4 @@ fn expands_outside_the_compiler() {
         "`Envelope` cannot be derived for a union: use an enum or a struct"
     );
 }
+

@@ -48,7 +48,7 @@ pub(crate) struct Plain {
     pub retryable: Option<bool>,
     /// Whether the conversion applies the retry rule itself: an explicit
     /// `effect`, `idempotent` or `retryable`, or a class whose default
-    /// effect adds a check step that the variant's own next steps replace.
+    /// effect is not `Nothing` (which may need the check step).
     pub apply_rule: bool,
     pub roles: Roles,
 }
@@ -339,10 +339,8 @@ fn plain<'a>(
             ),
         ));
     }
-    let apply_rule = effect.is_some()
-        || idempotent
-        || retryable.is_some()
-        || (effective_effect != "Nothing" && !next_steps_empty(&own.next_steps, &container.next_steps, &roles));
+    let apply_rule =
+        effect.is_some() || idempotent || retryable.is_some() || effective_effect != "Nothing";
     let mut plain = Plain {
         effect,
         idempotent,
@@ -615,12 +613,6 @@ fn last_ident(ty: &Type) -> Option<String> {
         Type::Paren(paren) => last_ident(&paren.elem),
         _ => None,
     }
-}
-
-/// Whether a variant has no next steps of its own (templates or a
-/// `next_steps` field), so the base envelope's steps stand.
-fn next_steps_empty(own: &[syn::LitStr], container: &[syn::LitStr], roles: &Roles) -> bool {
-    own.is_empty() && container.is_empty() && roles.next_steps.is_none()
 }
 
 impl Plain {

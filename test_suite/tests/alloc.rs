@@ -93,7 +93,8 @@ fn accessors_never_allocate() {
 
 /// Allocations of `into_envelope` per variant, in `samples()` order: one
 /// per rendered string (message, static tool, help URL, each next step)
-/// plus one for a non-empty `next_steps` vector, plus one where `format!`'s
+/// plus one for a non-empty `next_steps` vector (which holds the check step
+/// of a class whose call may have taken effect), plus one where `format!`'s
 /// capacity guess falls short and the string grows; moved fuzzy matches
 /// cost nothing. The hand-written `match` makes the same number.
 const INTO_ENVELOPE: [usize; 12] = [
@@ -106,9 +107,9 @@ const INTO_ENVELOPE: [usize; 12] = [
     2, // Login: message, tool
     1, // Privilege: message
     3, // Busy: generic message, step, steps vector
-    3, // Timeout: message, step, steps vector
-    1, // Connection: generic message
-    2, // Internal: generic message, help URL
+    4, // Timeout: message, check step, step, steps vector
+    3, // Connection: generic message, check step, steps vector
+    4, // Internal: generic message, help URL, check step, steps vector
 ];
 
 #[test]
@@ -171,4 +172,33 @@ fn tool_results_allocate_as_the_hand_written_path() {
         assert_eq!(n, by_hand, "{name}");
         assert_eq!(result, hand, "{name}");
     }
+}
+
+/// The accessors of std errors and of a boxed `dyn Error` (whose chain is
+/// walked on every call) do not allocate either.
+#[test]
+fn std_and_boxed_accessors_never_allocate() {
+    use envelope::ErrorEnvelope;
+    use std::error::Error;
+    use std::io;
+
+    let boxed: Vec<Box<dyn Error + Send + Sync>> = vec![
+        Box::new(io::Error::other("custom text")),
+        Box::new(ErrorEnvelope::new(
+            envelope::ErrorClass::RateLimited,
+            "slow down",
+        )),
+        Box::new(std::fmt::Error),
+    ];
+    let io = io::Error::from(io::ErrorKind::NotFound);
+    let json = serde_json::from_str::<u8>("x").unwrap_err();
+    let ((), n) = allocations(|| {
+        for error in &boxed {
+            std::hint::black_box(error.error_class());
+            std::hint::black_box(error.user_category());
+            std::hint::black_box(error.code());
+        }
+        std::hint::black_box((io.error_class(), io.code(), json.error_class(), json.code()));
+    });
+    assert_eq!(n, 0);
 }

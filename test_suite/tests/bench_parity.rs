@@ -89,7 +89,9 @@ fn the_variants_cover_the_roles_the_benchmark_claims() {
             .iter()
             .filter(|e| !e.next_steps.is_empty())
             .count(),
-        6
+        // Six with `next_step`s, plus the connection failure and the
+        // internal error, whose check step the retry rule adds.
+        8
     );
     assert_eq!(
         envelopes

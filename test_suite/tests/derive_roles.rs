@@ -109,7 +109,7 @@ fn static_retry_is_replaced_only_by_a_set_field() {
     let none = DbError::Slow { retry: None };
     assert_eq!(
         json(&none),
-        r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","retry_after_ms":500,"code":"DB_SLOW","category":"Technical","retryable":true,"help_url":"https://example.com/db-errors"}"#
+        r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","next_steps":["the call may have taken effect: check its result before repeating it"],"retry_after_ms":500,"code":"DB_SLOW","category":"Technical","effect":"unknown","help_url":"https://example.com/db-errors"}"#
     );
     let some = DbError::Slow {
         retry: Some(Duration::from_secs(2)),
@@ -182,7 +182,7 @@ fn server_class_without_message_hides_display() {
     let err = DbError::Crash;
     assert_eq!(
         json(&err),
-        r#"{"isError":true,"error_class":"INTERNAL","message":"an internal error occurred; changing the call will not help","code":"DB_CRASH","category":"Technical","help_url":"https://example.com/db-errors"}"#
+        r#"{"isError":true,"error_class":"INTERNAL","message":"an internal error occurred; changing the call will not help","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"DB_CRASH","category":"Technical","effect":"unknown","help_url":"https://example.com/db-errors"}"#
     );
     assert!(!json(&err).contains("/srv"));
 }

@@ -186,6 +186,10 @@ fn catalog_snapshot() {
     ],
     "message": "object {name} does not exist",
     "help_url": null,
+    "effect": "nothing",
+    "idempotent": false,
+    "retryable": false,
+    "correlation_id": null,
     "transparent": false
   },
   {
@@ -197,6 +201,10 @@ fn catalog_snapshot() {
     "next_steps": [],
     "message": "the server could not reach a service it depends on",
     "help_url": "https://example.com/down",
+    "effect": "unknown",
+    "idempotent": false,
+    "retryable": false,
+    "correlation_id": null,
     "transparent": false
   },
   {
@@ -208,6 +216,10 @@ fn catalog_snapshot() {
     "next_steps": [],
     "message": null,
     "help_url": null,
+    "effect": "nothing",
+    "idempotent": false,
+    "retryable": false,
+    "correlation_id": null,
     "transparent": false
   },
   {
@@ -219,11 +231,16 @@ fn catalog_snapshot() {
     "next_steps": [],
     "message": null,
     "help_url": null,
+    "effect": null,
+    "idempotent": false,
+    "retryable": null,
+    "correlation_id": null,
     "transparent": true
   }
 ]"#
     );
     let spec: &VariantSpec = &App::catalog()[1];
     assert_eq!(spec.owner(), Some(envelope::Owner::Server));
-    assert_eq!(spec.retryable(), Some(true));
+    // A connection failure may strike mid-call: not blindly retryable.
+    assert_eq!(spec.retryable(), Some(false));
 }

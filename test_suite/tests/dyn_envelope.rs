@@ -66,7 +66,7 @@ fn a_vec_of_boxed_trait_objects_renders_tool_results() {
         [
             MISSING_JSON,
             READ_ONLY_JSON,
-            r#"{"isError":true,"error_class":"TIMEOUT","message":"slow","category":"Technical","retryable":true}"#,
+            r#"{"isError":true,"error_class":"TIMEOUT","message":"slow","next_steps":["the call may have taken effect: check its result before repeating it"],"category":"Technical","effect":"unknown"}"#,
             BUSY_JSON,
         ]
     );
@@ -130,7 +130,10 @@ fn pointers_forward_every_method_and_the_catalog() {
     assert_eq!(Box::new(busy.clone()).user_category(), UserErrorCategory::MissingContext);
     assert_eq!(Arc::new(busy.clone()).user_category(), UserErrorCategory::MissingContext);
     assert_eq!(Rc::new(busy.clone()).user_category(), UserErrorCategory::MissingContext);
-    assert_eq!((&busy).user_category(), UserErrorCategory::MissingContext);
+    assert_eq!(
+        <&LoadError as Envelope>::user_category(&&busy),
+        UserErrorCategory::MissingContext
+    );
     assert_eq!(Box::new(ReadOnly).code(), Some("READ_ONLY"));
     assert_eq!(Box::new(ReadOnly).to_json_string(), READ_ONLY_JSON);
 }

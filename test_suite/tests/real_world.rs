@@ -186,7 +186,7 @@ mod oracle {
     fn internal() {
         assert_json(
             || E::Internal("worker task panicked".into()),
-            r#"{"isError":true,"error_class":"INTERNAL","message":"worker task panicked","code":"INTERNAL","category":"Technical"}"#,
+            r#"{"isError":true,"error_class":"INTERNAL","message":"worker task panicked","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
         );
     }
 
@@ -201,20 +201,20 @@ mod oracle {
             r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"ORA-28000: the account is locked","ora_code":28000,"code":"INSUFFICIENT_PRIVILEGE","category":"Validation"}"#,
             r#"{"isError":true,"error_class":"POLICY_DENIED","message":"ORA-01456: may not perform insert/delete/update operation inside a READ ONLY transaction","ora_code":1456,"code":"FORBIDDEN_STATEMENT","category":"Validation"}"#,
             r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"ORA-01008: not all variables bound","ora_code":1008,"code":"INVALID_ARGUMENTS","category":"Validation"}"#,
-            r#"{"isError":true,"error_class":"TRANSIENT","message":"ORA-03113: end-of-file on communication channel","ora_code":3113,"code":"TRANSIENT","category":"Technical","retryable":true}"#,
-            r#"{"isError":true,"error_class":"TRANSIENT","message":"ORA-04068: existing state of packages has been discarded","ora_code":4068,"code":"TRANSIENT","category":"Technical","retryable":true}"#,
-            r#"{"isError":true,"error_class":"CONNECTION_FAILED","message":"ORA-12514: TNS:listener does not currently know of service requested in connect descriptor","ora_code":12514,"suggested_tool":"oracle_connect","code":"CONNECTION_FAILED","category":"Technical"}"#,
+            r#"{"isError":true,"error_class":"TRANSIENT","message":"ORA-03113: end-of-file on communication channel","ora_code":3113,"next_steps":["the call may have taken effect: check its result before repeating it"],"code":"TRANSIENT","category":"Technical","effect":"unknown"}"#,
+            r#"{"isError":true,"error_class":"TRANSIENT","message":"ORA-04068: existing state of packages has been discarded","ora_code":4068,"next_steps":["the call may have taken effect: check its result before repeating it"],"code":"TRANSIENT","category":"Technical","effect":"unknown"}"#,
+            r#"{"isError":true,"error_class":"CONNECTION_FAILED","message":"ORA-12514: TNS:listener does not currently know of service requested in connect descriptor","ora_code":12514,"suggested_tool":"oracle_connect","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"CONNECTION_FAILED","category":"Technical","effect":"unknown"}"#,
             r#"{"isError":true,"error_class":"BUSY","message":"ORA-12519: TNS:no appropriate service handler found","ora_code":12519,"code":"BUSY","category":"Technical","retryable":true}"#,
             r#"{"isError":true,"error_class":"SYNTAX_ERROR","message":"ORA-00923: FROM keyword not found where expected","ora_code":923,"code":"SYNTAX_ERROR","category":"Validation"}"#,
-            r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-00001: unique constraint (HR.EMP_PK) violated","ora_code":1,"code":"INTERNAL","category":"Technical"}"#,
+            r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-00001: unique constraint (HR.EMP_PK) violated","ora_code":1,"next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
             r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"Error: ORA-01031: insufficient privileges","ora_code":1031,"code":"INSUFFICIENT_PRIVILEGE","category":"Validation"}"#,
             r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"ORA-00942: table or view does not exist\nORA-06512: at line 1","ora_code":942,"suggested_tool":"oracle_schema_inspect","code":"OBJECT_NOT_FOUND","category":"NotFound"}"#,
-            r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-06550: line 1, column 7:\nORA-00942: table or view does not exist","ora_code":6550,"code":"INTERNAL","category":"Technical"}"#,
-            r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-: x","code":"INTERNAL","category":"Technical"}"#,
-            r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-99999999999: out of range","code":"INTERNAL","category":"Technical"}"#,
-            r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-","code":"INTERNAL","category":"Technical"}"#,
-            r#"{"isError":true,"error_class":"INTERNAL","message":"connection reset by peer","code":"INTERNAL","category":"Technical"}"#,
-            r#"{"isError":true,"error_class":"INTERNAL","message":"","code":"INTERNAL","category":"Technical"}"#,
+            r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-06550: line 1, column 7:\nORA-00942: table or view does not exist","ora_code":6550,"next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
+            r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-: x","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
+            r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-99999999999: out of range","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
+            r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
+            r#"{"isError":true,"error_class":"INTERNAL","message":"connection reset by peer","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
+            r#"{"isError":true,"error_class":"INTERNAL","message":"","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
         ];
         assert_eq!(expected.len(), ORACLE_TEXTS.len());
         for (text, json) in ORACLE_TEXTS.iter().zip(expected) {
@@ -356,7 +356,10 @@ mod against_oraclemcp_error {
 
     /// Asserts the two envelopes say the same thing: the seed fields are
     /// equal, the class is equal under [`class`], our `code` is their class
-    /// name, and retryability agrees.
+    /// name, and retryability agrees. One difference is deliberate: where
+    /// the call may have taken effect (`effect` is not `nothing`), ours
+    /// puts the check step first and is retryable only under the retry
+    /// rule, where the seed would have the model repeat a timed-out write.
     fn assert_same(ours: &ErrorEnvelope, theirs: &theirs::ErrorEnvelope, input: &str) {
         assert!(ours.is_error && theirs.is_error, "{input}");
         assert_eq!(ours.message, theirs.message, "message of {input}");
@@ -369,7 +372,17 @@ mod against_oraclemcp_error {
             ours.fuzzy_matches, theirs.fuzzy_matches,
             "fuzzy_matches of {input}"
         );
-        assert_eq!(ours.next_steps, theirs.next_steps, "next_steps of {input}");
+        let check = ours.effect.check_step();
+        let steps: Vec<&String> = ours
+            .next_steps
+            .iter()
+            .filter(|step| Some(step.as_str()) != check)
+            .collect();
+        let their_steps: Vec<&String> = theirs.next_steps.iter().collect();
+        assert_eq!(steps, their_steps, "next_steps of {input}");
+        if let Some(check) = check {
+            assert_eq!(ours.next_steps.first().map(String::as_str), Some(check), "{input}");
+        }
         assert_eq!(
             ours.retry_after_ms, theirs.retry_after_ms,
             "retry_after_ms of {input}"
@@ -384,9 +397,10 @@ mod against_oraclemcp_error {
             Some(wire_name(theirs.error_class).as_str()),
             "code of {input}"
         );
+        assert_eq!(ours.effect, ours.error_class.default_effect(), "effect of {input}");
         assert_eq!(
             ours.retryable,
-            theirs.error_class.is_retryable(),
+            theirs.error_class.is_retryable() && ours.effect.allows_repeat(false),
             "retryable of {input}"
         );
     }
@@ -740,7 +754,7 @@ mod code_mode_port {
     fn backend_error() {
         assert_json(
             || E::BackendError("GET http://10.0.3.7:8080/orders: 502 Bad Gateway".into()),
-            r#"{"isError":true,"error_class":"CONNECTION_FAILED","message":"the server could not reach a service it depends on","code":"BACKEND_ERROR","category":"Technical","retryable":true}"#,
+            r#"{"isError":true,"error_class":"CONNECTION_FAILED","message":"the server could not reach a service it depends on","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"BACKEND_ERROR","category":"Technical","effect":"unknown"}"#,
         );
     }
 
@@ -748,7 +762,7 @@ mod code_mode_port {
     fn timeout() {
         assert_json(
             || E::Timeout(30),
-            r#"{"isError":true,"error_class":"TIMEOUT","message":"the script did not finish within 30 s","next_steps":["retry later, or make the script do less work per call"],"code":"TIMEOUT","category":"Technical","retryable":true}"#,
+            r#"{"isError":true,"error_class":"TIMEOUT","message":"the script did not finish within 30 s","next_steps":["the call may have taken effect: check its result before repeating it","retry later, or make the script do less work per call"],"code":"TIMEOUT","category":"Technical","effect":"unknown"}"#,
         );
     }
 
@@ -766,7 +780,7 @@ mod code_mode_port {
             || E::RuntimeError {
                 message: "heap limit reached in isolate 7 (/srv/runtime/v8.rs:212)".into(),
             },
-            r#"{"isError":true,"error_class":"INTERNAL","message":"an internal error occurred; changing the call will not help","code":"RUNTIME_ERROR","category":"Technical"}"#,
+            r#"{"isError":true,"error_class":"INTERNAL","message":"an internal error occurred; changing the call will not help","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"RUNTIME_ERROR","category":"Technical","effect":"unknown"}"#,
         );
     }
 

@@ -1,0 +1,450 @@
+//! Argument validation: a tool's JSON arguments parsed into its argument
+//! type, or an `INVALID_ARGUMENTS` envelope that names every problem found.
+//!
+//! Malformed arguments are the most common tool failure in agent loops: a
+//! missing field, a number sent as a string, a misspelled key, an enum
+//! value that does not exist. What comes back decides whether the model's
+//! next call succeeds, so the envelope says where each problem is (a JSON
+//! Pointer, RFC 6901), what kind it is, what was expected and which names
+//! of the argument type look like what was meant:
+//!
+//! ```
+//! use envelope_core::args;
+//! use serde::Deserialize;
+//! use serde_json::json;
+//!
+//! #[derive(Debug, Deserialize)]
+//! #[serde(deny_unknown_fields)]
+//! struct Query {
+//!     table: String,
+//!     limit: u32,
+//! }
+//!
+//! let error = args::parse::<Query>(json!({"table": "EMP", "limit": "5"})).unwrap_err();
+//! assert_eq!(
+//!     error.to_json_string(),
+//!     concat!(
+//!         r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","#,
+//!         r#""message":"1 problem in the arguments: /limit must be an integer, got a string","#,
+//!         r#""next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"#,
+//!         r#""category":"Validation","#,
+//!         r#""argument_errors":[{"path":"/limit","kind":"wrong_type","expected":"an integer","received":"string"}]}"#,
+//!     )
+//! );
+//! ```
+//!
+//! Three entry points, by what the argument type offers:
+//!
+//! - [`parse`]: any `T: DeserializeOwned`. serde stops at the first
+//!   problem, so this reports exactly one, with its exact path (through
+//!   `serde_path_to_error`).
+//! - [`parse_with_schema`] (feature `jsonschema`): `T` also implements
+//!   `schemars::JsonSchema`. When serde fails, the arguments are checked
+//!   against `T`'s JSON Schema (draft 2020-12, the schema an MCP tool
+//!   publishes as its `inputSchema`) with the `jsonschema` crate, so every
+//!   missing required field, every unknown key and every wrong value is
+//!   reported at once.
+//! - [`Args`] (feature `schemars`, which `rmcp` turns on): the rmcp
+//!   extractor. A tool takes `Parameters<Args<T>>` and gets `Ok(T)` or the
+//!   envelope to return with `?`; its `inputSchema` is exactly `T`'s.
+//!
+//! Parsing costs one serde pass over the arguments; the schema is built
+//! and checked only after serde has failed. serde decides what is valid:
+//! a value serde accepts is returned even if the schema would object, and
+//! the schema only adds detail to a failure.
+//!
+//! [`invalid_arguments`] builds the same envelope from problems a server
+//! finds itself ("`days` must be from 1 to 14"), so every argument failure
+//! of a server reads alike.
+
+mod from_serde;
+
+#[cfg(feature = "jsonschema")]
+mod from_schema;
+
+#[cfg(feature = "schemars")]
+mod extract;
+
+use std::cmp::Ordering;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+pub use crate::argument_error::{ArgumentError, ArgumentErrorKind};
+use crate::class::ErrorClass;
+use crate::envelope::ErrorEnvelope;
+#[cfg(feature = "schemars")]
+pub use extract::Args;
+
+/// How many problems the envelope lists; the message counts the rest
+/// ("; and 4 more").
+const MAX_LISTED: usize = 20;
+
+/// How many characters of one key a path keeps; a longer key is cut and
+/// marked with `…`.
+const MAX_KEY_CHARS: usize = 64;
+
+/// The next step of every `INVALID_ARGUMENTS` envelope made here.
+const NEXT_STEP: &str = "fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument";
+
+/// Parses a tool's JSON arguments into `T`, or returns the
+/// `INVALID_ARGUMENTS` envelope of [`invalid_arguments`] naming the
+/// problem.
+///
+/// serde stops at the first problem, so the envelope lists one: its JSON
+/// Pointer path (the wire names, after `rename` and `rename_all`), its
+/// kind, what was expected (`"an integer"`, `"an integer from 0 to 255"`,
+/// `one of "fast", "slow"`), the JSON type received, and for an unknown
+/// field or enum value the near misses among the names serde lists. To
+/// report every problem at once, use [`parse_with_schema`].
+///
+/// serde reports a problem inside a `#[serde(flatten)]`ed field, or inside
+/// an untagged or internally tagged enum, at the enclosing object (it reads
+/// those through a buffer that keeps no path); [`parse_with_schema`] finds
+/// the exact path.
+///
+/// Never panics, whatever the arguments: any JSON shape, deep nesting,
+/// huge strings or keys.
+///
+/// # Errors
+///
+/// The `INVALID_ARGUMENTS` envelope, with `argument_errors` holding one
+/// [`ArgumentError`], when `arguments` does not deserialize into `T`.
+pub fn parse<T: DeserializeOwned>(arguments: Value) -> Result<T, ErrorEnvelope> {
+    serde_path_to_error::deserialize(&arguments)
+        .map_err(|error| invalid_arguments(vec![from_serde::problem(&error, &arguments)]))
+}
+
+/// Parses a tool's JSON arguments into `T`, or returns the
+/// `INVALID_ARGUMENTS` envelope naming every problem that `T`'s JSON
+/// Schema finds (feature `jsonschema`).
+///
+/// The arguments go through serde first; only when that fails is `T`'s
+/// schema generated (schemars, draft 2020-12, the settings rmcp uses for a
+/// tool's `inputSchema`) and checked by the `jsonschema` crate. Each
+/// schema error becomes one [`ArgumentError`]:
+///
+/// | schema keyword | kind | `expected` |
+/// |---|---|---|
+/// | `required` | `missing` | — |
+/// | `additionalProperties: false` (`deny_unknown_fields`), `unevaluatedProperties` | `unknown_field`, one per key, suggestions from the object's `properties` | — |
+/// | `type` | `wrong_type` | `"an integer"`, `"a string or null"` |
+/// | `enum`, `const` of strings | `unknown_variant`, suggestions from the allowed values | `one of "fast", "slow"` |
+/// | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` | `out_of_range` | `"an integer from 0 to 255"`, `"a number of at least 1"` |
+/// | `minLength`, `maxLength`, `minItems`, `maxItems`, `pattern`, `format`, `multipleOf`, `uniqueItems`, ... | `other` | `"a string of at most 30 characters"` |
+///
+/// An `anyOf` / `oneOf` (an `Option` of a struct or enum, an enum with
+/// data) is reported through the one alternative whose type matches the
+/// value, so `Option<Filter>` names the problems inside the filter; when
+/// no single alternative fits, the problem is `wrong_type` (no alternative
+/// has the value's type) or `other`. A value whose type is wrong is
+/// reported once, as `wrong_type`, not also as out of range. serde's own
+/// first problem is kept when the schema missed it.
+///
+/// Unknown keys are problems only where the type refuses them
+/// (`#[serde(deny_unknown_fields)]`, which schemars writes as
+/// `additionalProperties: false`); otherwise serde ignores them and so
+/// does this function.
+///
+/// # Errors
+///
+/// The `INVALID_ARGUMENTS` envelope when `arguments` does not deserialize
+/// into `T`. Should the schema fail to compile, the envelope holds serde's
+/// first problem, as [`parse`] would.
+#[cfg(feature = "jsonschema")]
+#[cfg_attr(docsrs, doc(cfg(feature = "jsonschema")))]
+pub fn parse_with_schema<T>(arguments: Value) -> Result<T, ErrorEnvelope>
+where
+    T: DeserializeOwned + schemars::JsonSchema,
+{
+    let error = match serde_path_to_error::deserialize(&arguments) {
+        Ok(value) => return Ok(value),
+        Err(error) => error,
+    };
+    let first = from_serde::problem(&error, &arguments);
+    let schema = schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    let Some(found) = from_schema::problems(schema.as_value(), &arguments) else {
+        return Err(invalid_arguments(vec![first]));
+    };
+    Err(summarize(merge(found.problems, first), found.uncounted))
+}
+
+/// Keeps serde's `first` problem unless the schema already reports it,
+/// something under its path, or a wrong type above it; a vaguer schema
+/// problem (`other`) at or above its path gives way to it.
+#[cfg(feature = "jsonschema")]
+fn merge(mut problems: Vec<ArgumentError>, first: ArgumentError) -> Vec<ArgumentError> {
+    if let Some(same) = problems
+        .iter_mut()
+        .find(|p| p.path == first.path && p.kind == first.kind)
+    {
+        if same.suggestions.is_empty() {
+            same.suggestions = first.suggestions;
+        }
+        return problems;
+    }
+    // The schema found it, or something under it; or the schema says an
+    // enclosing value has the wrong type, which makes it moot (serde may
+    // read a struct from an array, the schema does not).
+    let moot = |p: &ArgumentError| {
+        contains(&first.path, &p.path)
+            || (p.kind == ArgumentErrorKind::WrongType && contains(&p.path, &first.path))
+    };
+    if problems.iter().any(moot) {
+        return problems;
+    }
+    problems.retain(|p| !(p.kind == ArgumentErrorKind::Other && contains(&p.path, &first.path)));
+    problems.push(first);
+    problems
+}
+
+/// Whether the pointer `outer` is `inner` or one of its ancestors.
+#[cfg(feature = "jsonschema")]
+fn contains(outer: &str, inner: &str) -> bool {
+    inner
+        .strip_prefix(outer)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// The `INVALID_ARGUMENTS` envelope for `problems`:
+///
+/// - `message`: `"2 problems in the arguments: /table is missing; /limit
+///   must be an integer, got a string"`, each problem in its
+///   [`Display`](ArgumentError#impl-Display-for-ArgumentError) form;
+/// - `argument_errors`: the problems, ordered by kind (missing, wrong
+///   type, unknown field, unknown variant, out of range, other) and then by
+///   path (array indices in numeric order), duplicates removed, at most 20
+///   (the message ends with "; and 4 more" for the rest);
+/// - `next_steps`: `"fix each argument listed in argument_errors, then call
+///   the tool again with the fixed arguments; its inputSchema lists every
+///   argument"`;
+/// - class `INVALID_ARGUMENTS` (so category `Validation`, not retryable),
+///   no `code`.
+///
+/// With no problems at all the message is `"the arguments are invalid"`.
+#[must_use]
+pub fn invalid_arguments(problems: Vec<ArgumentError>) -> ErrorEnvelope {
+    summarize(problems, 0)
+}
+
+/// [`invalid_arguments`], with `uncounted` more problems that were found
+/// but not built.
+fn summarize(mut problems: Vec<ArgumentError>, uncounted: usize) -> ErrorEnvelope {
+    problems.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| compare_paths(&a.path, &b.path)));
+    problems.dedup();
+    let total = problems.len() + uncounted;
+    problems.truncate(MAX_LISTED);
+    let message = match total {
+        0 => String::from("the arguments are invalid"),
+        _ => {
+            let mut message = format!(
+                "{total} problem{} in the arguments: ",
+                if total == 1 { "" } else { "s" }
+            );
+            for (i, problem) in problems.iter().enumerate() {
+                if i > 0 {
+                    message.push_str("; ");
+                }
+                message.push_str(&problem.to_string());
+            }
+            if total > problems.len() {
+                message.push_str(&format!("; and {} more", total - problems.len()));
+            }
+            message
+        }
+    };
+    let mut envelope = ErrorEnvelope::new(ErrorClass::InvalidArguments, message)
+        .with_next_step(NEXT_STEP);
+    envelope.argument_errors = problems;
+    envelope
+}
+
+/// Orders JSON Pointers segment by segment, array indices by number:
+/// `/rows/9` before `/rows/10`, a parent before its children.
+fn compare_paths(a: &str, b: &str) -> Ordering {
+    let mut left = a.split('/');
+    let mut right = b.split('/');
+    loop {
+        match (left.next(), right.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let order = match (x.parse::<u64>(), y.parse::<u64>()) {
+                    (Ok(x), Ok(y)) => x.cmp(&y),
+                    _ => x.cmp(y),
+                };
+                if order != Ordering::Equal {
+                    return order;
+                }
+            }
+        }
+    }
+}
+
+/// A JSON Pointer (RFC 6901) from unescaped reference tokens:
+/// `["rows", "3", "id"]` gives `"/rows/3/id"`, no tokens give `""` (the
+/// whole document). In each token `~` is written `~0` and `/` is written
+/// `~1` (RFC 6901, section 3).
+///
+/// A token longer than 64 characters keeps its first 64 and gets `…`
+/// appended, so a huge key sent by a caller is never echoed back whole;
+/// such a pointer no longer resolves.
+///
+/// ```
+/// assert_eq!(envelope_core::args::pointer(["filter", "a/b~c"]), "/filter/a~1b~0c");
+/// assert_eq!(envelope_core::args::pointer(Vec::<String>::new()), "");
+/// ```
+#[must_use]
+pub fn pointer<I>(tokens: I) -> String
+where
+    I: IntoIterator,
+    I::Item: AsRef<str>,
+{
+    let mut pointer = String::new();
+    for token in tokens {
+        pointer.push('/');
+        let token = token.as_ref();
+        let mut chars = token.char_indices();
+        let end = chars.nth(MAX_KEY_CHARS).map_or(token.len(), |(at, _)| at);
+        for c in token[..end].chars() {
+            match c {
+                '~' => pointer.push_str("~0"),
+                '/' => pointer.push_str("~1"),
+                c => pointer.push(c),
+            }
+        }
+        if end < token.len() {
+            pointer.push('…');
+        }
+    }
+    pointer
+}
+
+/// The JSON type name of `value`, as JSON Schema names types: `"null"`,
+/// `"boolean"`, `"integer"` (a number without a fraction), `"number"`,
+/// `"string"`, `"array"` or `"object"`. What [`ArgumentError::received`]
+/// holds.
+#[must_use]
+pub fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The value at the unescaped `tokens` under `root`, if there is one.
+fn lookup<'v, S: AsRef<str>>(root: &'v Value, tokens: &[S]) -> Option<&'v Value> {
+    tokens.iter().try_fold(root, |value, token| match value {
+        Value::Object(map) => map.get(token.as_ref()),
+        Value::Array(items) => items.get(token.as_ref().parse::<usize>().ok()?),
+        _ => None,
+    })
+}
+
+/// `one of "a", "b"` for several allowed names, `"a"` for one, `None` for
+/// none: the `expected` of an unknown variant.
+fn one_of<I>(names: I) -> Option<String>
+where
+    I: IntoIterator,
+    I::Item: Into<Value>,
+{
+    let names: Vec<String> = names
+        .into_iter()
+        .map(|name| name.into().to_string())
+        .collect();
+    match names.len() {
+        0 => None,
+        1 => names.into_iter().next(),
+        _ => Some(format!("one of {}", names.join(", "))),
+    }
+}
+
+/// Near misses for `received` among `names`, or none when `received` is
+/// too long to be a misspelling of a name (which also bounds the work).
+fn near_misses<I>(received: &str, names: I) -> Vec<String>
+where
+    I: IntoIterator,
+    I::Item: AsRef<str>,
+{
+    if received.len() > 4 * MAX_KEY_CHARS {
+        return Vec::new();
+    }
+    crate::fuzzy::suggest(received, names, 3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointer_escapes_and_cuts() {
+        assert_eq!(pointer(["a~b/c", "0", ""]), "/a~0b~1c/0/");
+        assert_eq!(pointer(["~1"]), "/~01");
+        let long = "k".repeat(100);
+        assert_eq!(pointer([long.as_str()]), format!("/{}…", "k".repeat(64)));
+        let exact = "é".repeat(64);
+        assert_eq!(pointer([exact.as_str()]), format!("/{exact}"));
+    }
+
+    #[test]
+    fn paths_order_by_segment_and_index() {
+        let mut paths = vec!["/rows/10", "/rows/9/id", "/rows", "", "/b", "/a/z"];
+        paths.sort_by(|a, b| compare_paths(a, b));
+        assert_eq!(paths, ["", "/a/z", "/b", "/rows", "/rows/9/id", "/rows/10"]);
+    }
+
+    #[test]
+    fn summary_orders_dedups_and_caps() {
+        let missing = |path: &str| ArgumentError::new(ArgumentErrorKind::Missing, path);
+        let envelope = invalid_arguments(vec![
+            ArgumentError::new(ArgumentErrorKind::WrongType, "/limit")
+                .with_expected("an integer")
+                .with_received(&Value::from("5")),
+            missing("/table"),
+            missing("/table"),
+        ]);
+        assert_eq!(
+            envelope.message,
+            "2 problems in the arguments: /table is missing; /limit must be an integer, got a string"
+        );
+        assert_eq!(envelope.next_steps, [NEXT_STEP]);
+        assert_eq!(envelope.error_class, ErrorClass::InvalidArguments);
+        assert_eq!(envelope.argument_errors.len(), 2);
+
+        let many: Vec<ArgumentError> = (0..25).map(|i| missing(&format!("/f{i:02}"))).collect();
+        let envelope = invalid_arguments(many);
+        assert_eq!(envelope.argument_errors.len(), MAX_LISTED);
+        assert!(envelope.message.starts_with("25 problems in the arguments: /f00 is missing; "));
+        assert!(envelope.message.ends_with("/f19 is missing; and 5 more"));
+
+        assert_eq!(invalid_arguments(Vec::new()).message, "the arguments are invalid");
+    }
+
+    #[test]
+    fn json_type_names() {
+        let names: Vec<&str> = [
+            serde_json::json!(null),
+            serde_json::json!(true),
+            serde_json::json!(-3),
+            serde_json::json!(1.5),
+            serde_json::json!("s"),
+            serde_json::json!([]),
+            serde_json::json!({}),
+        ]
+        .iter()
+        .map(json_type)
+        .collect();
+        assert_eq!(
+            names,
+            ["null", "boolean", "integer", "number", "string", "array", "object"]
+        );
+    }
+}

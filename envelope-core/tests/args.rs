@@ -1,0 +1,817 @@
+//! `envelope_core::args`: every kind of argument problem, located with a
+//! JSON Pointer in wire names, as exact JSON; serde's first problem
+//! without a schema, every problem with one (feature `jsonschema`); the
+//! `argument_errors` wire field; and no argument value that panics.
+
+use std::collections::BTreeMap;
+
+use envelope_core::args::{self, ArgumentError, ArgumentErrorKind};
+use envelope_core::{ErrorClass, ErrorEnvelope, UserErrorCategory};
+use proptest::prelude::*;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+const NEXT_STEP: &str = "fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument";
+
+// ---------------------------------------------------------------------------
+// Argument types. With `jsonschema` they also derive `JsonSchema`, so the
+// same types serve both entry points.
+// ---------------------------------------------------------------------------
+
+macro_rules! arguments {
+    ($($item:item)*) => {
+        $(
+            #[cfg_attr(feature = "jsonschema", derive(schemars::JsonSchema))]
+            #[allow(dead_code)] // only read through Debug
+            $item
+        )*
+    };
+}
+
+arguments! {
+    /// The issue's example: a table and a limit.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Query {
+        table: String,
+        limit: u32,
+    }
+
+    /// Nested objects, arrays, enums, renames, options.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    struct Search {
+        table_name: String,
+        #[serde(rename = "max")]
+        max_rows: Option<u8>,
+        filter: Option<Filter>,
+        #[serde(default)]
+        rows: Vec<Row>,
+        #[serde(default)]
+        mode: Option<Mode>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    struct Filter {
+        column_name: String,
+        min_value: i32,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Row {
+        id: u64,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    enum Mode {
+        FullScan,
+        IndexOnly,
+    }
+
+    /// `#[serde(flatten)]`: the paging fields sit next to `query`.
+    #[derive(Debug, Deserialize)]
+    struct Paged {
+        query: String,
+        #[serde(flatten)]
+        page: Page,
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct Page {
+        offset: u32,
+        size: u8,
+    }
+
+    /// An internally tagged enum.
+    #[derive(Debug, Deserialize)]
+    struct Draw {
+        shape: Shape,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "kind", rename_all = "lowercase")]
+    enum Shape {
+        Circle { radius: f64 },
+        Square { side: f64 },
+    }
+
+    /// Keys with `/` and `~`, and a map.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Odd {
+        #[serde(rename = "a/b")]
+        slash: u8,
+        #[serde(rename = "c~d")]
+        tilde: Option<u8>,
+        #[serde(default)]
+        labels: BTreeMap<String, u8>,
+    }
+}
+
+/// A value that checks itself, and whose error message quotes what it got.
+#[derive(Debug, Deserialize)]
+#[serde(try_from = "String")]
+struct Secretive(#[allow(dead_code)] String);
+
+impl TryFrom<String> for Secretive {
+    type Error = String;
+    fn try_from(value: String) -> Result<Self, String> {
+        Err(format!("`{value}` is not allowed"))
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Login {
+    token: Secretive,
+}
+
+#[cfg(feature = "jsonschema")]
+impl schemars::JsonSchema for Secretive {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Secretive".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "string"})
+    }
+}
+
+#[cfg(feature = "jsonschema")]
+impl schemars::JsonSchema for Login {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Login".into()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let token = generator.subschema_for::<Secretive>();
+        schemars::json_schema!({
+            "type": "object",
+            "properties": {"token": token},
+            "required": ["token"],
+        })
+    }
+}
+
+/// The problems `args::parse` reports, as JSON.
+fn first<T: serde::de::DeserializeOwned + std::fmt::Debug>(arguments: Value) -> Value {
+    let envelope = args::parse::<T>(arguments).expect_err("invalid arguments");
+    assert_eq!(envelope.argument_errors.len(), 1, "{envelope:?}");
+    problems(&envelope)
+}
+
+fn problems(envelope: &ErrorEnvelope) -> Value {
+    envelope.to_json()["argument_errors"].clone()
+}
+
+// ---------------------------------------------------------------------------
+// Without a schema: serde's first problem, exactly.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn whole_envelope_of_one_problem() {
+    let envelope = args::parse::<Query>(json!({"table": "EMP", "limit": "5"})).unwrap_err();
+    assert_eq!(
+        envelope.to_json_string(),
+        concat!(
+            r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","#,
+            r#""message":"1 problem in the arguments: /limit must be an integer, got a string","#,
+            r#""next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"#,
+            r#""category":"Validation","#,
+            r#""argument_errors":[{"path":"/limit","kind":"wrong_type","expected":"an integer","received":"string"}]}"#,
+        )
+    );
+    assert_eq!(envelope.error_class, ErrorClass::InvalidArguments);
+    assert_eq!(envelope.category, Some(UserErrorCategory::Validation));
+    assert!(!envelope.retryable);
+    assert_eq!(envelope.code, None);
+}
+
+#[test]
+fn valid_arguments_parse() {
+    let query: Query = args::parse(json!({"table": "EMP", "limit": 5})).unwrap();
+    assert_eq!((query.table.as_str(), query.limit), ("EMP", 5));
+}
+
+#[test]
+fn missing() {
+    assert_eq!(
+        first::<Query>(json!({"limit": 5})),
+        json!([{"path": "/table", "kind": "missing"}])
+    );
+}
+
+#[test]
+fn wrong_type() {
+    assert_eq!(
+        first::<Query>(json!({"table": 7, "limit": 5})),
+        json!([{"path": "/table", "kind": "wrong_type", "expected": "a string", "received": "integer"}])
+    );
+    assert_eq!(
+        first::<Search>(json!({"tableName": "T", "filter": [1]})),
+        json!([{"path": "/filter", "kind": "wrong_type", "expected": "an object", "received": "array"}])
+    );
+}
+
+#[test]
+fn unknown_field_with_suggestion_in_wire_names() {
+    assert_eq!(
+        first::<Query>(json!({"table": "T", "limit": 5, "limt": 6})),
+        json!([{"path": "/limt", "kind": "unknown_field", "received": "integer", "suggestions": ["limit"]}])
+    );
+    // `rename_all = "camelCase"`: the suggestion is the wire name.
+    assert_eq!(
+        first::<Search>(json!({"table_name": "T"})),
+        json!([{"path": "/table_name", "kind": "unknown_field", "received": "string", "suggestions": ["tableName"]}])
+    );
+}
+
+#[test]
+fn unknown_variant_with_suggestion() {
+    assert_eq!(
+        first::<Search>(json!({"tableName": "T", "mode": "FULLSCAN"})),
+        json!([{
+            "path": "/mode",
+            "kind": "unknown_variant",
+            "expected": r#"one of "FULL_SCAN", "INDEX_ONLY""#,
+            "received": "string",
+            "suggestions": ["FULL_SCAN"],
+        }])
+    );
+}
+
+#[test]
+fn out_of_range() {
+    // `#[serde(rename = "max")]`: the path is the wire name.
+    assert_eq!(
+        first::<Search>(json!({"tableName": "T", "max": 300})),
+        json!([{"path": "/max", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}])
+    );
+    assert_eq!(
+        first::<Query>(json!({"table": "T", "limit": -1})),
+        json!([{"path": "/limit", "kind": "out_of_range", "expected": "an integer from 0 to 4294967295", "received": "integer"}])
+    );
+}
+
+#[test]
+fn other_never_quotes_the_value() {
+    let envelope = args::parse::<Login>(json!({"token": "hunter2-secret"})).unwrap_err();
+    assert_eq!(
+        problems(&envelope),
+        json!([{"path": "/token", "kind": "other", "received": "string"}])
+    );
+    assert_eq!(envelope.message, "1 problem in the arguments: /token is invalid");
+    assert!(!envelope.to_json_string().contains("hunter2"));
+}
+
+#[test]
+fn wrong_type_never_quotes_the_value() {
+    let envelope =
+        args::parse::<Query>(json!({"table": "T", "limit": "sk-live-0123456789"})).unwrap_err();
+    assert!(!envelope.to_json_string().contains("sk-live"), "{envelope:?}");
+    assert!(!envelope.to_string().contains("sk-live"));
+}
+
+#[test]
+fn nested_paths_and_array_items() {
+    assert_eq!(
+        first::<Search>(json!({"tableName": "T", "filter": {"columnName": "X", "minValue": "1"}})),
+        json!([{"path": "/filter/minValue", "kind": "wrong_type", "expected": "an integer", "received": "string"}])
+    );
+    assert_eq!(
+        first::<Search>(json!({"tableName": "T", "rows": [{"id": 1}, {"id": 2}, {"id": 3}, {"id": "4"}]})),
+        json!([{"path": "/rows/3/id", "kind": "wrong_type", "expected": "an integer", "received": "string"}])
+    );
+    assert_eq!(
+        first::<Search>(json!({"tableName": "T", "rows": [{"id": 1}, {}]})),
+        json!([{"path": "/rows/1/id", "kind": "missing"}])
+    );
+    // `rename_all` inside the nested type: camelCase path and suggestion.
+    assert_eq!(
+        first::<Search>(json!({"tableName": "T", "filter": {"column_name": "X", "minValue": 1}})),
+        json!([{"path": "/filter/column_name", "kind": "unknown_field", "received": "string", "suggestions": ["columnName"]}])
+    );
+}
+
+#[test]
+fn option_fields() {
+    // An `Option` reports its inner type's problem; `null` is fine.
+    assert_eq!(
+        first::<Search>(json!({"tableName": "T", "max": "ten"})),
+        json!([{"path": "/max", "kind": "wrong_type", "expected": "an integer", "received": "string"}])
+    );
+    assert!(args::parse::<Search>(json!({"tableName": "T", "max": null, "filter": null})).is_ok());
+}
+
+#[test]
+fn flatten() {
+    // A field of the flattened struct is missing at the enclosing object.
+    assert_eq!(
+        first::<Paged>(json!({"query": "q", "offset": 0})),
+        json!([{"path": "/size", "kind": "missing"}])
+    );
+    // serde reads a flattened struct from a buffer without a path: its
+    // type problem is reported at the enclosing object (the schema finds
+    // `/size`, see below), with the right types.
+    assert_eq!(
+        first::<Paged>(json!({"query": "q", "offset": 0, "size": "big"})),
+        json!([{"path": "", "kind": "wrong_type", "expected": "an integer", "received": "string"}])
+    );
+}
+
+#[test]
+fn internally_tagged_enum() {
+    assert_eq!(
+        first::<Draw>(json!({"shape": {"kind": "sqare", "side": 1.0}})),
+        json!([{
+            "path": "/shape/kind",
+            "kind": "unknown_variant",
+            "expected": r#"one of "circle", "square""#,
+            "received": "string",
+            "suggestions": ["square"],
+        }])
+    );
+    assert_eq!(
+        first::<Draw>(json!({"shape": {"side": 1.0}})),
+        json!([{"path": "/shape/kind", "kind": "missing"}])
+    );
+}
+
+#[test]
+fn keys_with_slash_and_tilde_are_escaped() {
+    assert_eq!(
+        first::<Odd>(json!({"a/b": "x"})),
+        json!([{"path": "/a~1b", "kind": "wrong_type", "expected": "an integer", "received": "string"}])
+    );
+    assert_eq!(
+        first::<Odd>(json!({"a/b": 1, "c~d": 256})),
+        json!([{"path": "/c~0d", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}])
+    );
+    assert_eq!(
+        first::<Odd>(json!({"a/b": 1, "labels": {"x/~y": "z"}})),
+        json!([{"path": "/labels/x~1~0y", "kind": "wrong_type", "expected": "an integer", "received": "string"}])
+    );
+    assert_eq!(
+        first::<Odd>(json!({"a~b": 1})),
+        json!([{"path": "/a~0b", "kind": "unknown_field", "received": "integer", "suggestions": ["a/b", "c~d"]}])
+    );
+}
+
+#[test]
+fn arguments_that_are_not_an_object() {
+    for (arguments, received) in [
+        (json!(null), "null"),
+        (json!("table"), "string"),
+        (json!([1, 2]), "array"),
+        (json!(4.5), "number"),
+    ] {
+        let envelope = args::parse::<Query>(arguments).unwrap_err();
+        assert_eq!(
+            problems(&envelope),
+            json!([{"path": "", "kind": "wrong_type", "expected": "an object", "received": received}])
+        );
+    }
+    let envelope = args::parse::<Query>(json!("x")).unwrap_err();
+    assert_eq!(
+        envelope.message,
+        "1 problem in the arguments: the arguments value must be an object, got a string"
+    );
+}
+
+#[test]
+fn a_huge_key_is_cut_in_the_path() {
+    let key = "k".repeat(1 << 20);
+    let envelope = args::parse::<Query>(json!({"table": "T", "limit": 1, key.clone(): 1})).unwrap_err();
+    let path = format!("/{}…", "k".repeat(64));
+    assert_eq!(
+        problems(&envelope),
+        json!([{"path": path, "kind": "unknown_field", "received": "integer"}])
+    );
+    assert!(envelope.to_json_string().len() < 1000);
+}
+
+// ---------------------------------------------------------------------------
+// `invalid_arguments` for a server's own checks.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn invalid_arguments_from_a_servers_own_checks() {
+    let envelope = args::invalid_arguments(vec![
+        ArgumentError::new(ArgumentErrorKind::OutOfRange, args::pointer(["days"]))
+            .with_expected("an integer from 1 to 14")
+            .with_received(&json!(30)),
+    ]);
+    assert_eq!(
+        envelope.to_json_string(),
+        concat!(
+            r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","#,
+            r#""message":"1 problem in the arguments: /days must be an integer from 1 to 14","#,
+            r#""next_steps":[""#,
+            "fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument",
+            r#""],"category":"Validation","#,
+            r#""argument_errors":[{"path":"/days","kind":"out_of_range","expected":"an integer from 1 to 14","received":"integer"}]}"#,
+        )
+    );
+    assert_eq!(envelope.next_steps, [NEXT_STEP]);
+}
+
+// ---------------------------------------------------------------------------
+// The wire field.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn argument_errors_round_trip_and_read_leniently() {
+    let envelope = args::parse::<Search>(json!({"tableName": "T", "mode": "FULLSCAN"})).unwrap_err();
+    let text = envelope.to_json_string();
+    let back: ErrorEnvelope = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, envelope);
+
+    // `null` reads as empty, items read leniently, and an envelope without
+    // problems leaves the key out.
+    let read: ErrorEnvelope = serde_json::from_value(json!({
+        "error_class": "INVALID_ARGUMENTS", "message": "m", "argument_errors": null,
+    }))
+    .unwrap();
+    assert!(read.argument_errors.is_empty());
+    assert_eq!(
+        read.to_json_string(),
+        r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"m"}"#
+    );
+    let read: ErrorEnvelope = serde_json::from_value(json!({
+        "error_class": "INVALID_ARGUMENTS", "message": "m",
+        "argument_errors": [{"path": "/x", "kind": "too_deep", "suggestions": null, "hint": 1}],
+    }))
+    .unwrap();
+    assert_eq!(
+        read.argument_errors,
+        [ArgumentError::new(ArgumentErrorKind::Other, "/x")]
+    );
+    assert!(
+        serde_json::from_value::<ErrorEnvelope>(json!({
+            "error_class": "INVALID_ARGUMENTS", "message": "m", "argument_errors": [{"kind": "missing"}],
+        }))
+        .is_err()
+    );
+}
+
+#[test]
+fn display_of_the_envelope_carries_the_summary() {
+    let envelope = args::parse::<Query>(json!({"limit": 1})).unwrap_err();
+    assert_eq!(
+        envelope.to_string(),
+        format!(
+            "INVALID_ARGUMENTS: 1 problem in the arguments: /table is missing\nnext step: {NEXT_STEP}"
+        )
+    );
+}
+
+// ---------------------------------------------------------------------------
+// With a schema (feature `jsonschema`): every problem at once.
+// ---------------------------------------------------------------------------
+
+#[cfg(feature = "jsonschema")]
+mod with_schema {
+    use super::*;
+
+    fn all<T>(arguments: Value) -> ErrorEnvelope
+    where
+        T: serde::de::DeserializeOwned + schemars::JsonSchema + std::fmt::Debug,
+    {
+        args::parse_with_schema::<T>(arguments).expect_err("invalid arguments")
+    }
+
+    #[test]
+    fn the_issues_example() {
+        let envelope = all::<Query>(json!({"limit": "5"}));
+        assert_eq!(
+            envelope.message,
+            "2 problems in the arguments: /table is missing; /limit must be an integer, got a string"
+        );
+        assert_eq!(
+            problems(&envelope),
+            json!([
+                {"path": "/table", "kind": "missing"},
+                {"path": "/limit", "kind": "wrong_type", "expected": "an integer", "received": "string"},
+            ])
+        );
+        assert_eq!(envelope.next_steps, [NEXT_STEP]);
+    }
+
+    #[test]
+    fn two_missing_fields_and_a_misspelled_key_are_three_problems() {
+        let envelope = all::<Search>(json!({"tableNmae": "EMP", "filter": {"colunmName": "X"}}));
+        assert_eq!(
+            problems(&envelope),
+            json!([
+                {"path": "/filter/columnName", "kind": "missing"},
+                {"path": "/filter/minValue", "kind": "missing"},
+                {"path": "/tableName", "kind": "missing"},
+                {"path": "/filter/colunmName", "kind": "unknown_field", "received": "string", "suggestions": ["columnName"]},
+                {"path": "/tableNmae", "kind": "unknown_field", "received": "string", "suggestions": ["tableName"]},
+            ])
+        );
+        // Exactly the issue's case: two missing fields and one misspelled key.
+        let envelope = all::<Query>(json!({"tabel": "EMP"}));
+        assert_eq!(envelope.argument_errors.len(), 3);
+        assert_eq!(
+            envelope.message,
+            r#"3 problems in the arguments: /limit is missing; /table is missing; /tabel is not a known field (did you mean "table"?)"#
+        );
+    }
+
+    #[test]
+    fn every_kind_at_once() {
+        let envelope = all::<Search>(json!({
+            "max": 300,
+            "mode": "FULLSCAN",
+            "rows": [{"id": 1}, {"id": 2}, {"id": 3}, {"id": "4", "idd": 4}],
+            "filter": {"columnName": 5, "minValue": 1},
+            "extra": true,
+        }));
+        assert_eq!(
+            problems(&envelope),
+            json!([
+                {"path": "/tableName", "kind": "missing"},
+                {"path": "/filter/columnName", "kind": "wrong_type", "expected": "a string", "received": "integer"},
+                {"path": "/rows/3/id", "kind": "wrong_type", "expected": "an integer", "received": "string"},
+                {"path": "/extra", "kind": "unknown_field", "received": "boolean"},
+                {"path": "/rows/3/idd", "kind": "unknown_field", "received": "integer"},
+                {"path": "/mode", "kind": "unknown_variant", "expected": r#"one of "FULL_SCAN", "INDEX_ONLY""#, "received": "string", "suggestions": ["FULL_SCAN"]},
+                {"path": "/max", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"},
+            ])
+        );
+    }
+
+    #[test]
+    fn a_wrong_type_is_reported_once() {
+        let envelope = all::<Search>(json!({"tableName": "T", "mode": 3, "max": "x"}));
+        assert_eq!(
+            problems(&envelope),
+            json!([
+                {"path": "/max", "kind": "wrong_type", "expected": "an integer or null", "received": "string"},
+                {"path": "/mode", "kind": "wrong_type", "expected": "a string or null", "received": "integer"},
+            ])
+        );
+    }
+
+    #[test]
+    fn option_of_a_struct_reports_inside_it() {
+        let envelope = all::<Search>(json!({"tableName": "T", "filter": {"minValue": "1"}}));
+        assert_eq!(
+            problems(&envelope),
+            json!([
+                {"path": "/filter/columnName", "kind": "missing"},
+                {"path": "/filter/minValue", "kind": "wrong_type", "expected": "an integer", "received": "string"},
+            ])
+        );
+        let envelope = all::<Search>(json!({"tableName": "T", "filter": 3}));
+        assert_eq!(
+            problems(&envelope),
+            json!([{"path": "/filter", "kind": "wrong_type", "expected": "an object or null", "received": "integer"}])
+        );
+    }
+
+    #[test]
+    fn flatten_is_exact_with_a_schema() {
+        let envelope = all::<Paged>(json!({"query": "q", "size": "big"}));
+        assert_eq!(
+            problems(&envelope),
+            json!([
+                {"path": "/offset", "kind": "missing"},
+                {"path": "/size", "kind": "wrong_type", "expected": "an integer", "received": "string"},
+            ])
+        );
+    }
+
+    #[test]
+    fn internally_tagged_enum() {
+        let envelope = all::<Draw>(json!({"shape": {"kind": "sqare"}}));
+        assert_eq!(
+            problems(&envelope),
+            json!([{
+                "path": "/shape/kind",
+                "kind": "unknown_variant",
+                "expected": r#"one of "circle", "square""#,
+                "received": "string",
+                "suggestions": ["square"],
+            }])
+        );
+        let envelope = all::<Draw>(json!({"shape": {"kind": "square"}}));
+        assert_eq!(
+            problems(&envelope),
+            json!([{"path": "/shape/side", "kind": "missing"}])
+        );
+        let envelope = all::<Draw>(json!({"shape": {}}));
+        assert_eq!(
+            problems(&envelope),
+            json!([{"path": "/shape/kind", "kind": "missing"}])
+        );
+    }
+
+    #[test]
+    fn keys_with_slash_and_tilde() {
+        let envelope = all::<Odd>(json!({"c~d": "x", "x/y": 1, "labels": {"~": -1}}));
+        assert_eq!(
+            problems(&envelope),
+            json!([
+                {"path": "/a~1b", "kind": "missing"},
+                {"path": "/c~0d", "kind": "wrong_type", "expected": "an integer or null", "received": "string"},
+                {"path": "/x~1y", "kind": "unknown_field", "received": "integer", "suggestions": ["a/b"]},
+                {"path": "/labels/~0", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"},
+            ])
+        );
+    }
+
+    #[test]
+    fn serdes_problem_is_kept_when_the_schema_misses_it() {
+        // The schema says only "a string"; serde's own check fails.
+        let envelope = all::<Login>(json!({"token": "hunter2-secret"}));
+        assert_eq!(
+            problems(&envelope),
+            json!([{"path": "/token", "kind": "other", "received": "string"}])
+        );
+        assert!(!envelope.to_json_string().contains("hunter2"));
+    }
+
+    #[test]
+    fn valid_arguments_parse_without_building_a_schema() {
+        let search: Search = args::parse_with_schema(json!({"tableName": "T", "mode": "INDEX_ONLY"})).unwrap();
+        assert_eq!(search.table_name, "T");
+    }
+
+    #[test]
+    fn many_problems_are_capped_and_counted() {
+        let mut arguments = serde_json::Map::new();
+        for i in 0..5_000 {
+            arguments.insert(format!("unknown_{i:04}"), json!(i));
+        }
+        let envelope = all::<Query>(Value::Object(arguments));
+        assert_eq!(envelope.argument_errors.len(), 20);
+        assert_eq!(envelope.argument_errors[0], ArgumentError::new(ArgumentErrorKind::Missing, "/limit"));
+        assert_eq!(envelope.argument_errors[2].path, "/unknown_0000");
+        assert!(envelope.message.starts_with("5002 problems in the arguments: /limit is missing; /table is missing; /unknown_0000 is not a known field"));
+        assert!(envelope.message.ends_with("; and 4982 more"), "{}", envelope.message);
+    }
+
+    /// The envelope's JSON Schema (schemars) describes `argument_errors`.
+    #[test]
+    fn envelope_schema_describes_argument_errors() {
+        let schema = schemars::generate::SchemaSettings::draft2020_12()
+            .for_serialize()
+            .into_generator()
+            .into_root_schema_for::<ErrorEnvelope>()
+            .to_value();
+        let item = &schema["$defs"]["ArgumentError"];
+        assert_eq!(item["required"], json!(["path", "kind"]));
+        assert_eq!(
+            schema["$defs"]["ArgumentErrorKind"]["enum"],
+            json!(["missing", "wrong_type", "unknown_field", "unknown_variant", "out_of_range", "other"])
+        );
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let envelope = all::<Search>(json!({"max": 300, "mode": "X", "extra": 1}));
+        assert!(validator.is_valid(&envelope.to_json()));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// No argument value makes validation panic.
+// ---------------------------------------------------------------------------
+
+/// A marker no field name, variant name or expected text contains.
+const MARK: &str = "QZXV";
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        any::<f64>().prop_map(Value::from),
+        "[a-z_]{0,12}".prop_map(Value::String),
+        any::<String>().prop_map(|s| Value::String(format!("{MARK}{s}"))),
+        (0usize..200_000).prop_map(|n| Value::String(format!("{MARK}{}", "x".repeat(n)))),
+        prop::sample::select(vec!["FULL_SCAN", "FULLSCAN", "circle", "sqare", "tableName"])
+            .prop_map(Value::from),
+    ];
+    leaf.prop_recursive(8, 128, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec((key(), inner), 0..6)
+                .prop_map(|entries| Value::Object(entries.into_iter().collect())),
+        ]
+    })
+}
+
+fn key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "table", "limit", "tableName", "max", "filter", "columnName", "minValue", "rows",
+            "id", "mode", "query", "offset", "size", "shape", "kind", "side", "radius", "a/b",
+            "c~d", "labels", "token",
+        ])
+        .prop_map(String::from),
+        any::<String>(),
+        "[~/a-z]{0,6}",
+    ]
+}
+
+/// Parses `arguments` as `T` every way there is; an error is always an
+/// `INVALID_ARGUMENTS` envelope with at least one problem, and never
+/// carries a value that was sent.
+fn check<T>(arguments: &Value) -> Result<(), TestCaseError>
+where
+    T: serde::de::DeserializeOwned + std::fmt::Debug,
+    T: SchemaIfAny,
+{
+    let mut outcomes = vec![args::parse::<T>(arguments.clone()).err()];
+    outcomes.extend(T::with_schema(arguments));
+    for envelope in outcomes.into_iter().flatten() {
+        prop_assert_eq!(envelope.error_class, ErrorClass::InvalidArguments);
+        prop_assert!(!envelope.argument_errors.is_empty());
+        prop_assert!(envelope.argument_errors.len() <= 20);
+        let text = envelope.to_json_string();
+        // Values are never echoed (only keys can appear, in paths, and no
+        // key holds the mark).
+        prop_assert!(!text.contains(MARK), "{}", text);
+        let back: ErrorEnvelope = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(back, envelope);
+    }
+    Ok(())
+}
+
+/// `parse_with_schema` when the feature is on.
+trait SchemaIfAny {
+    fn with_schema(arguments: &Value) -> Option<Option<ErrorEnvelope>>;
+}
+
+#[cfg(feature = "jsonschema")]
+impl<T: serde::de::DeserializeOwned + schemars::JsonSchema> SchemaIfAny for T {
+    fn with_schema(arguments: &Value) -> Option<Option<ErrorEnvelope>> {
+        Some(args::parse_with_schema::<T>(arguments.clone()).err())
+    }
+}
+
+#[cfg(not(feature = "jsonschema"))]
+impl<T> SchemaIfAny for T {
+    fn with_schema(_: &Value) -> Option<Option<ErrorEnvelope>> {
+        None
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Any JSON value as the arguments of any of the types above.
+    #[test]
+    fn no_argument_value_panics(arguments in json_value()) {
+        check::<Query>(&arguments)?;
+        check::<Search>(&arguments)?;
+        check::<Paged>(&arguments)?;
+        check::<Draw>(&arguments)?;
+        check::<Odd>(&arguments)?;
+        check::<Login>(&arguments)?;
+    }
+
+    /// Objects whose keys are near the real ones, with any values.
+    #[test]
+    fn any_object_of_near_keys(entries in prop::collection::vec((key(), json_value()), 0..10)) {
+        let arguments = Value::Object(entries.into_iter().collect());
+        check::<Search>(&arguments)?;
+        check::<Odd>(&arguments)?;
+        check::<Draw>(&arguments)?;
+    }
+}
+
+#[test]
+fn deep_nesting_does_not_panic() {
+    // Built by hand: `json!` would serialize the nested value recursively.
+    let mut deep = json!(1);
+    for _ in 0..2_000 {
+        deep = Value::Array(vec![deep]);
+    }
+    let mut filter = serde_json::Map::new();
+    filter.insert("columnName".into(), deep.clone());
+    let mut arguments = serde_json::Map::new();
+    arguments.insert("tableName".into(), json!("T"));
+    arguments.insert("filter".into(), Value::Object(filter));
+    arguments.insert("rows".into(), Value::Array(vec![deep]));
+    let arguments = Value::Object(arguments);
+    let envelope = args::parse::<Search>(arguments.clone()).unwrap_err();
+    assert_eq!(
+        problems(&envelope),
+        json!([{"path": "/filter/columnName", "kind": "wrong_type", "expected": "a string", "received": "array"}])
+    );
+    #[cfg(feature = "jsonschema")]
+    {
+        let envelope = args::parse_with_schema::<Search>(arguments).unwrap_err();
+        assert_eq!(
+            problems(&envelope),
+            json!([
+                {"path": "/filter/minValue", "kind": "missing"},
+                {"path": "/filter/columnName", "kind": "wrong_type", "expected": "a string", "received": "array"},
+                {"path": "/rows/0", "kind": "wrong_type", "expected": "an object", "received": "array"},
+            ])
+        );
+    }
+}
