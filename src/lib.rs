@@ -20,13 +20,24 @@
 //! # Optional features
 //!
 //! - `rmcp`: conversions into the rmcp SDK's `CallToolResult`
-//!   (`Envelope::to_call_tool_result`), and every derived type becomes an
-//!   rmcp tool error, so a tool returning `Result<Json<T>, MyError>` needs
+//!   (`Envelope::to_call_tool_result`), and every derived type and
+//!   [`ErrorEnvelope`] itself become rmcp tool errors, so a tool returning
+//!   `Result<Json<T>, MyError>` or `Result<String, ErrorEnvelope>` needs
 //!   no glue. The envelope then travels as JSON text and stays out of
-//!   `structuredContent`, which the tool's `outputSchema` describes.
+//!   `structuredContent`, which the tool's `outputSchema` describes. Turns
+//!   on `schemars`, for the argument extractor `args::Args`
+//!   (`Parameters<Args<T>>`).
 //! - `schemars`: `JsonSchema` (schemars 1.x) for [`ErrorEnvelope`],
 //!   [`ErrorClass`], [`UserErrorCategory`] and [`ToolResult`], for a tool's
-//!   `outputSchema`.
+//!   `outputSchema`; and `args::Args`.
+//! - `jsonschema`: `args::parse_with_schema`, which reports every problem
+//!   in a tool's arguments at once by checking them against the argument
+//!   type's JSON Schema (the `jsonschema` crate); `args::Args` uses it.
+//!
+//! [`args::parse`] turns a tool's JSON arguments into its argument type or
+//! an `INVALID_ARGUMENTS` envelope whose `argument_errors` say where each
+//! problem is (a JSON Pointer), what kind it is, what was expected and
+//! which names were probably meant.
 //!
 //! [`catalog_markdown`] and [`catalog_json`] render a type's
 //! `Envelope::catalog()` for tool descriptions and docs.
@@ -44,8 +55,8 @@
 
 pub use envelope_core::render::catalog::{catalog_json, catalog_markdown};
 pub use envelope_core::{
-    Effect, Envelope, ErrorClass, ErrorEnvelope, Owner, ParseClassError, ToolResult,
-    UserErrorCategory, VariantSpec, fuzzy, render,
+    ArgumentError, ArgumentErrorKind, Effect, Envelope, ErrorClass, ErrorEnvelope, Owner,
+    ParseClassError, ToolResult, UserErrorCategory, VariantSpec, args, fuzzy, render,
 };
 pub use envelope_core::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
 #[cfg(feature = "tracing")]
@@ -86,6 +97,7 @@ pub mod __private {
 macro_rules! __envelope_integrations {
     (impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*]) => {
         #[automatically_derived]
+        #[allow(deprecated)]
         impl $($generics)* $crate::__private::rmcp::IntoContents for $($ty)* $($where)* {
             fn into_contents(self) -> $crate::__private::Vec<$crate::__private::rmcp::ContentBlock> {
                 $crate::__private::rmcp::contents(self)
@@ -93,6 +105,8 @@ macro_rules! __envelope_integrations {
         }
 
         #[automatically_derived]
+
+        #[allow(deprecated)]
         impl $($generics)* ::core::convert::From<$($ty)*> for $crate::__private::rmcp::CallToolResult $($where)* {
             #[inline]
             fn from(error: $($ty)*) -> Self {

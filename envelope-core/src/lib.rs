@@ -16,7 +16,7 @@
 //! - [`fuzzy::suggest`]: near-miss names for `fuzzy_matches`.
 //! - [`args`]: a tool's JSON arguments parsed into its argument type, or an
 //!   `INVALID_ARGUMENTS` envelope whose [`ArgumentError`]s name every
-//!   problem (path, kind, expected, received, suggestions); [`args::Args`]
+//!   problem (path, kind, expected, received, suggestions); `args::Args`
 //!   is the rmcp extractor.
 //! - [`from_error`] and [`Recognizer`]: an envelope for any `&dyn Error`
 //!   (`anyhow`, `Box<dyn Error>`) by walking its `source()` chain; std and

@@ -194,8 +194,29 @@ pub fn steps<const N: usize, L: StrList>(templates: [String; N], more: L) -> Vec
 /// One `detail` field as JSON; `null` when it does not serialize (a map
 /// with non-string keys), rather than losing the envelope.
 #[must_use]
-pub fn detail<T: ?Sized + Serialize>(value: &T) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
+pub fn detail<T: ?Sized + DetailField>(value: &T) -> Value {
+    value.to_detail()
+}
+
+/// A field usable with the `detail` role: any `Serialize` type. Its own
+/// trait, so that a field of another type is reported in the role's terms.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a `detail` field: it does not implement `Serialize`",
+    label = "`detail` needs a `Serialize` type",
+    note = "derive or implement `serde::Serialize` for it; or show it in the `message` template (`{{field}}`) instead of `detail`; or store a serializable part of it (its text, a code) in a field of its own"
+)]
+pub trait DetailField {
+    /// The value as JSON; `null` when it does not serialize.
+    fn to_detail(&self) -> Value;
+}
+
+// Hidden from diagnostics, so a missing `Serialize` is reported as a
+// missing `DetailField`, with the message above.
+#[diagnostic::do_not_recommend]
+impl<T: ?Sized + Serialize> DetailField for T {
+    fn to_detail(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
 }
 
 /// The `details` map of a variant's `detail` fields.

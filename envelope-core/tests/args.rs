@@ -98,6 +98,25 @@ arguments! {
         Square { side: f64 },
     }
 
+    /// An enum whose variants are documented: schemars writes a `oneOf` of
+    /// constants instead of an `enum`.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Sorted {
+        #[serde(default)]
+        order: Order,
+    }
+
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Order {
+        /// Smallest first.
+        #[default]
+        Ascending,
+        /// Largest first.
+        Descending,
+    }
+
     /// Keys with `/` and `~`, and a map.
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -209,16 +228,27 @@ fn wrong_type() {
         json!([{"path": "/table", "kind": "wrong_type", "expected": "a string", "received": "integer"}])
     );
     assert_eq!(
+        first::<Search>(json!({"tableName": "T", "filter": "X"})),
+        json!([{"path": "/filter", "kind": "wrong_type", "expected": "an object", "received": "string"}])
+    );
+    // serde also reads a struct from an array (its fields in order), so
+    // without a schema the problem is the first item's.
+    assert_eq!(
         first::<Search>(json!({"tableName": "T", "filter": [1]})),
-        json!([{"path": "/filter", "kind": "wrong_type", "expected": "an object", "received": "array"}])
+        json!([{"path": "/filter/0", "kind": "wrong_type", "expected": "a string", "received": "integer"}])
     );
 }
 
 #[test]
 fn unknown_field_with_suggestion_in_wire_names() {
     assert_eq!(
-        first::<Query>(json!({"table": "T", "limit": 5, "limt": 6})),
+        first::<Query>(json!({"table": "T", "limt": 6})),
         json!([{"path": "/limt", "kind": "unknown_field", "received": "integer", "suggestions": ["limit"]}])
+    );
+    // A name already sent is no near miss.
+    assert_eq!(
+        first::<Query>(json!({"table": "T", "limit": 5, "limt": 6})),
+        json!([{"path": "/limt", "kind": "unknown_field", "received": "integer"}])
     );
     // `rename_all = "camelCase"`: the suggestion is the wire name.
     assert_eq!(
@@ -363,8 +393,8 @@ fn arguments_that_are_not_an_object() {
     for (arguments, received) in [
         (json!(null), "null"),
         (json!("table"), "string"),
-        (json!([1, 2]), "array"),
         (json!(4.5), "number"),
+        (json!(false), "boolean"),
     ] {
         let envelope = args::parse::<Query>(arguments).unwrap_err();
         assert_eq!(
@@ -376,6 +406,11 @@ fn arguments_that_are_not_an_object() {
     assert_eq!(
         envelope.message,
         "1 problem in the arguments: the arguments value must be an object, got a string"
+    );
+    // serde reads a struct from an array too; the schema does not (below).
+    assert_eq!(
+        first::<Query>(json!([1, 2])),
+        json!([{"path": "/0", "kind": "wrong_type", "expected": "a string", "received": "integer"}])
     );
 }
 
@@ -556,6 +591,23 @@ mod with_schema {
     }
 
     #[test]
+    fn an_array_is_not_an_object() {
+        for arguments in [json!([1, 2]), json!({"table": "T", "limit": [3]})] {
+            let pointer = if arguments.is_array() { "" } else { "/limit" };
+            let expected = if arguments.is_array() { "an object" } else { "an integer" };
+            assert_eq!(
+                problems(&all::<Query>(arguments)),
+                json!([{"path": pointer, "kind": "wrong_type", "expected": expected, "received": "array"}])
+            );
+        }
+        let envelope = all::<Search>(json!({"tableName": "T", "filter": [1]}));
+        assert_eq!(
+            problems(&envelope),
+            json!([{"path": "/filter", "kind": "wrong_type", "expected": "an object or null", "received": "array"}])
+        );
+    }
+
+    #[test]
     fn option_of_a_struct_reports_inside_it() {
         let envelope = all::<Search>(json!({"tableName": "T", "filter": {"minValue": "1"}}));
         assert_eq!(
@@ -606,6 +658,26 @@ mod with_schema {
         assert_eq!(
             problems(&envelope),
             json!([{"path": "/shape/kind", "kind": "missing"}])
+        );
+    }
+
+    #[test]
+    fn documented_enum_variants() {
+        let envelope = all::<Sorted>(json!({"order": "decending"}));
+        assert_eq!(
+            problems(&envelope),
+            json!([{
+                "path": "/order",
+                "kind": "unknown_variant",
+                "expected": r#"one of "ascending", "descending""#,
+                "received": "string",
+                "suggestions": ["descending", "ascending"],
+            }])
+        );
+        let envelope = all::<Sorted>(json!({"order": 1}));
+        assert_eq!(
+            problems(&envelope),
+            json!([{"path": "/order", "kind": "wrong_type", "expected": "a string", "received": "integer"}])
         );
     }
 
@@ -664,9 +736,15 @@ mod with_schema {
             .to_value();
         let item = &schema["$defs"]["ArgumentError"];
         assert_eq!(item["required"], json!(["path", "kind"]));
+        let kinds: Vec<&Value> = schema["$defs"]["ArgumentErrorKind"]["oneOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|kind| &kind["const"])
+            .collect();
         assert_eq!(
-            schema["$defs"]["ArgumentErrorKind"]["enum"],
-            json!(["missing", "wrong_type", "unknown_field", "unknown_variant", "out_of_range", "other"])
+            kinds,
+            ["missing", "wrong_type", "unknown_field", "unknown_variant", "out_of_range", "other"]
         );
         let validator = jsonschema::validator_for(&schema).unwrap();
         let envelope = all::<Search>(json!({"max": 300, "mode": "X", "extra": 1}));
@@ -771,6 +849,7 @@ proptest! {
         check::<Draw>(&arguments)?;
         check::<Odd>(&arguments)?;
         check::<Login>(&arguments)?;
+        check::<Sorted>(&arguments)?;
     }
 
     /// Objects whose keys are near the real ones, with any values.

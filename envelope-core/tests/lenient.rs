@@ -385,6 +385,7 @@ fn json_schema_is_unchanged() {
             "correlation_id": nullable("string"),
             "help_url": nullable("string"),
             "details": {"type": "object", "additionalProperties": true},
+            "argument_errors": {"type": "array", "items": {"$ref": "#/$defs/ArgumentError"}},
         })
     );
     assert_eq!(envelope["required"], json!(["error_class", "message"]));

@@ -69,12 +69,20 @@ impl<'a> Input<'a> {
                     shape: Shape::Enum(variants),
                 });
             }
-            Data::Struct(data) => Shape::Struct(Box::new(Variant {
+            Data::Struct(data) => {
+                if let Some(packed) = packed(&node.attrs).filter(|_| !data.fields.is_empty()) {
+                    return Err(syn::Error::new_spanned(
+                        packed,
+                        "`Envelope` cannot be derived for a `#[repr(packed)]` struct with fields: they cannot be borrowed to build the envelope; remove `packed`, or implement `envelope::Envelope` by hand, copying the fields out",
+                    ));
+                }
+                Shape::Struct(Box::new(Variant {
                 ident: &node.ident,
                 attrs: ItemAttrs::default(),
                 fields: fields(cx, &data.fields),
                 cfgs: Vec::new(),
-            })),
+                }))
+            }
             Data::Union(data) => {
                 return Err(syn::Error::new(
                     data.union_token.span,
@@ -132,4 +140,22 @@ fn fields<'a>(cx: &Ctxt, fields: &'a Fields) -> Vec<Field<'a>> {
 
 fn cfgs(attrs: &[Attribute]) -> Vec<&Attribute> {
     attrs.iter().filter(|a| a.path().is_ident("cfg")).collect()
+}
+
+/// The `#[repr(...)]` attribute that makes the type packed, if any.
+fn packed(attrs: &[Attribute]) -> Option<&Attribute> {
+    attrs.iter().find(|attr| {
+        attr.path().is_ident("repr") && {
+            let mut packed = false;
+            let _ = attr.parse_nested_meta(|meta| {
+                packed |= meta.path.is_ident("packed");
+                // Skip `packed(2)`, `align(8)` and the like.
+                if meta.input.peek(syn::token::Paren) {
+                    let _: proc_macro2::TokenTree = meta.input.parse()?;
+                }
+                Ok(())
+            });
+            packed
+        }
+    })
 }

@@ -358,7 +358,7 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                         };
                         let class_str = class.to_string();
                         let Some(known) = CLASSES.iter().find(|c| **c == class_str) else {
-                            cx.push(unknown_name(class, "class", CLASSES));
+                            cx.push(unknown_tools_class(class));
                             return skip_value(&inner.input);
                         };
                         if out.suggested_tools.iter().any(|(c, ..)| c == class) {
@@ -752,10 +752,14 @@ fn unknown_name(ident: &Ident, key: &str, known: &[&str]) -> syn::Error {
     let text = ident.to_string();
     let mut message = format!("unknown {key} `{text}`");
     if key == "class" && CATEGORIES.contains(&text.as_str()) {
-        message.push_str(&format!(
-            "; `{text}` is a category: write `category = {text}` and pick a class such as `{}`",
-            names::closest(&text, CLASSES).unwrap_or("InvalidArguments")
-        ));
+        message.push_str(&match names::class_for_category(&text) {
+            Some(class) => format!(
+                "; `{text}` is a category, not a class: write `class = {class}` (whose default category it is), or keep another class and add `category = {text}`"
+            ),
+            None => format!(
+                "; `{text}` is a category, not a class: pick a class such as `class = InvalidArguments` and add `category = {text}`"
+            ),
+        });
     } else if let Some(best) = names::closest(&text, known) {
         message.push_str(&format!("; did you mean `{best}`?"));
     } else {
@@ -764,18 +768,48 @@ fn unknown_name(ident: &Ident, key: &str, known: &[&str]) -> syn::Error {
     syn::Error::new(ident.span(), message)
 }
 
+/// An unknown class in `suggested_tools(Class = "tool")`, where only a
+/// class can go: a category name points at the class it is the default of.
+fn unknown_tools_class(ident: &Ident) -> syn::Error {
+    let text = ident.to_string();
+    let hint = if CATEGORIES.contains(&text.as_str()) {
+        match names::class_for_category(&text) {
+            Some(class) => format!(
+                "`{text}` is a category, and `suggested_tools` takes classes: write `{class} = \"...\"` (the class whose default category is `{text}`)"
+            ),
+            None => format!(
+                "`{text}` is a category, and `suggested_tools` takes classes, such as `InvalidArguments = \"...\"`"
+            ),
+        }
+    } else if let Some(best) = names::closest(&text, CLASSES) {
+        format!("did you mean `{best}`?")
+    } else {
+        format!("expected one of: {}", CLASSES.join(", "))
+    };
+    syn::Error::new(ident.span(), format!("unknown class `{text}` in `suggested_tools`; {hint}"))
+}
+
 fn unknown_item_key(key: &str, span: Span, place: Place) -> syn::Error {
-    if Role::NAMES.contains(&key) {
-        return syn::Error::new(
-            span,
-            format!("`{key}` is a field attribute: put `#[envelope({key})]` on the field itself"),
-        );
-    }
     let candidates: Vec<&str> = Key::ALL
         .into_iter()
         .filter(|k| k.valid_at(place))
         .map(Key::name)
         .collect();
+    if Role::NAMES.contains(&key) {
+        // `next_steps` on a variant: the key there is `next_step`.
+        let here = match names::closest(key, &candidates) {
+            Some(best) if best != key => {
+                format!("; written here, the key is `{best}`: `#[envelope({best} = ...)]`")
+            }
+            _ => String::new(),
+        };
+        return syn::Error::new(
+            span,
+            format!(
+                "`{key}` is a field attribute: put `#[envelope({key})]` on the field itself{here}"
+            ),
+        );
+    }
     unknown_key(key, span, &candidates)
 }
 

@@ -4,7 +4,9 @@
 //! global (`::core::...` or `<krate>::__private::...`), trait methods are
 //! called with fully qualified syntax, locals use mixed-site hygiene, and
 //! the per-field work is delegated to helpers in `__private` so the
-//! expansion stays small.
+//! expansion stays small. Every impl carries `#[allow(deprecated)]`, as
+//! std's derives behave: deprecating an error type (or a variant) must not
+//! turn its own derived impls into warnings the user cannot silence.
 //!
 //! A plain variant's conversion is one `ErrorEnvelope` struct literal
 //! (`conversion`), used by `to_envelope` with the fields borrowed and by
@@ -157,6 +159,7 @@ fn impls(model: &Model) -> TokenStream {
 
     quote! {
         #[automatically_derived]
+        #[allow(deprecated)]
         impl #impl_generics #p::Envelope for #ident #ty_generics #where_clause {
             #[inline]
             fn error_class(&self) -> #p::ErrorClass {
@@ -183,6 +186,8 @@ fn impls(model: &Model) -> TokenStream {
         }
 
         #[automatically_derived]
+
+        #[allow(deprecated)]
         impl #impl_generics ::core::convert::From<#ident #ty_generics> for #p::ErrorEnvelope #where_clause {
             #[inline]
             fn from(error: #ident #ty_generics) -> Self {
@@ -191,6 +196,8 @@ fn impls(model: &Model) -> TokenStream {
         }
 
         #[automatically_derived]
+
+        #[allow(deprecated)]
         impl #impl_generics ::core::convert::From<&#ident #ty_generics> for #p::ErrorEnvelope #where_clause {
             #[inline]
             fn from(error: &#ident #ty_generics) -> Self {

@@ -25,6 +25,8 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
         #errors
 
         #[automatically_derived]
+
+        #[allow(deprecated)]
         impl #impl_generics #p::Envelope for #ident #ty_generics #where_clause {
             fn error_class(&self) -> #p::ErrorClass {
                 ::core::unreachable!()
@@ -36,6 +38,8 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
         }
 
         #[automatically_derived]
+
+        #[allow(deprecated)]
         impl #impl_generics ::core::convert::From<#ident #ty_generics> for #p::ErrorEnvelope #where_clause {
             fn from(_: #ident #ty_generics) -> Self {
                 ::core::unreachable!()
@@ -43,6 +47,8 @@ pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
         }
 
         #[automatically_derived]
+
+        #[allow(deprecated)]
         impl #impl_generics ::core::convert::From<&#ident #ty_generics> for #p::ErrorEnvelope #where_clause {
             fn from(_: &#ident #ty_generics) -> Self {
                 ::core::unreachable!()

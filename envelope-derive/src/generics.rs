@@ -59,7 +59,8 @@ impl<'a> Bounds<'a> {
         }
     }
 
-    /// The user's `where` clause extended with the inferred predicates.
+    /// The user's `where` clause extended with the inferred predicates
+    /// the user has not written already.
     /// The type's own `Display` bound names the type, not `Self`: the same
     /// clause guards the `From` impls, whose `Self` is the envelope.
     pub fn where_clause(&self, krate: &Path, ident: &Ident, generics: &Generics) -> TokenStream {
@@ -68,7 +69,11 @@ impl<'a> Bounds<'a> {
             .iter()
             .flat_map(|w| w.predicates.iter())
             .collect();
-        let inferred = self.predicates.iter().map(|(ty, bound)| {
+        let inferred = self
+            .predicates
+            .iter()
+            .filter(|(ty, bound)| !declared(generics, ty, *bound))
+            .map(|(ty, bound)| {
             let bound = match bound {
                 Bound::Envelope => quote!(#krate::__private::Envelope),
                 Bound::Serialize => quote!(#krate::__private::Serialize),
@@ -89,4 +94,47 @@ impl<'a> Bounds<'a> {
         let display = display.into_iter();
         quote!(where #(#user,)* #(#inferred,)* #(#display,)*)
     }
+}
+
+impl Bound {
+    /// The trait's own name, as a bound's last path segment spells it.
+    fn trait_name(self) -> &'static str {
+        match self {
+            Bound::Envelope => "Envelope",
+            Bound::Serialize => "Serialize",
+            Bound::Fmt(name) => name,
+        }
+    }
+}
+
+/// Whether `ty` is a type parameter that `generics` already bounds by a
+/// trait of `bound`'s name (`T: fmt::Display`, `where T: Display`), so an
+/// inferred copy would only repeat it (clippy's
+/// `trait_duplication_in_bounds`).
+fn declared(generics: &Generics, ty: &Type, bound: Bound) -> bool {
+    let Type::Path(path) = ty else { return false };
+    let Some(ident) = path.path.get_ident() else {
+        return false;
+    };
+    let names = |bounds: &syn::punctuated::Punctuated<syn::TypeParamBound, syn::Token![+]>| {
+        bounds.iter().any(|b| match b {
+            syn::TypeParamBound::Trait(t) => t
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == bound.trait_name()),
+            _ => false,
+        })
+    };
+    let on_param = generics
+        .type_params()
+        .any(|p| p.ident == *ident && names(&p.bounds));
+    let in_where = generics.where_clause.iter().flat_map(|w| &w.predicates).any(|p| match p {
+        syn::WherePredicate::Type(t) => {
+            matches!(&t.bounded_ty, Type::Path(q) if q.path.get_ident() == Some(ident))
+                && names(&t.bounds)
+        }
+        _ => false,
+    });
+    on_param || in_where
 }

@@ -62,6 +62,16 @@ pub(crate) fn default_effect(class: &str) -> &'static str {
     }
 }
 
+/// The first class (in `CLASSES` order) whose default category is
+/// `category`, for "did you mean" hints; `None` for a category no class
+/// defaults to (`MissingContext`).
+pub(crate) fn class_for_category(category: &str) -> Option<&'static str> {
+    CLASSES
+        .iter()
+        .find(|class| default_category(class) == category)
+        .copied()
+}
+
 /// The categories a variant may name: every `UserErrorCategory` but `Unknown`.
 pub(crate) const CATEGORIES: &[&str] = &[
     "WorkflowDependency",

@@ -10,30 +10,35 @@
 //! results included):
 //!
 //! - `list_tables`, `describe_table` return `Json<T>`, so rmcp declares an
-//!   `outputSchema`. Their errors go through the derived rmcp conversion
-//!   with no glue (`Result<Json<T>, CatalogError>`): the envelope travels as
-//!   JSON text in `content`, and `structuredContent` is left out.
+//!   `outputSchema`. `describe_table` returns `Result<Json<T>, ErrorEnvelope>`:
+//!   `CatalogError` and the argument envelope both convert with `?`, and
+//!   rmcp sends the envelope as JSON text in `content`, leaving
+//!   `structuredContent` out.
 //! - `find_column`, `row_count` return text and declare no `outputSchema`.
-//!   Their errors (`Result<String, CallToolResult>`, `?` through the derived
-//!   `From<CatalogError> for CallToolResult`) carry the envelope object in
-//!   `structuredContent` as well.
+//!   Their errors (`Result<String, CallToolResult>`, `?` through the
+//!   `From<CatalogError>` and `From<ErrorEnvelope>` conversions into
+//!   `CallToolResult`) carry the envelope object in `structuredContent` as
+//!   well.
 //!
-//! Malformed arguments (a missing field, a wrong type, an unknown field)
-//! become an `INVALID_ARGUMENTS` tool result naming the field, through
-//! [`Checked`], instead of rmcp's JSON-RPC "failed to deserialize
-//! parameters" error: the MCP specification (2025-11-25) asks servers to
-//! report input validation failures as tool errors the model can correct.
+//! Arguments arrive as `Parameters<Args<T>>` (`envelope::args::Args`): the
+//! tool gets `Ok(T)`, or an `INVALID_ARGUMENTS` envelope that it returns
+//! with `?`, listing every problem with its JSON Pointer path, its kind
+//! (missing, wrong type, unknown field, unknown enum value), the expected
+//! type and near-miss names (`"tabel"`: did you mean `"table"`?). rmcp on
+//! its own (since 1.8, so 3.11 here) answers a `Parameters<T>` that does not
+//! deserialize with a tool result too, `isError: true`, but its content is
+//! the plain text "failed to deserialize parameters: ..." naming one
+//! problem; the envelope adds the class, every path and the suggestions.
+//! Each tool's `inputSchema` stays exactly `T`'s.
 
-use std::borrow::Cow;
-
-use envelope::Envelope;
+use envelope::args::Args;
+use envelope::{Envelope, ErrorEnvelope};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{Json, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 
 #[path = "support/catalog_error.rs"]
 mod catalog_error;
@@ -103,79 +108,6 @@ fn table(name: &str) -> Result<&'static Table, CatalogError> {
         })
 }
 
-/// Tool arguments that always deserialize: either the arguments, or the
-/// `InvalidArguments` error naming the offending field.
-///
-/// rmcp's `Parameters<T>` turns a deserialization failure into a JSON-RPC
-/// `invalid_params` error, which many clients show the model as an opaque
-/// failure. Wrapped as `Parameters<Checked<T>>`, the failure reaches the
-/// tool, which returns it with `?` as a tool result. The JSON Schema is
-/// `T`'s, so the tool's `inputSchema` is unchanged.
-struct Checked<T>(Result<T, CatalogError>);
-
-impl<T> Checked<T> {
-    /// The arguments, or the error to return from the tool.
-    fn into_inner(self) -> Result<T, CatalogError> {
-        self.0
-    }
-}
-
-impl<'de, T: DeserializeOwned> Deserialize<'de> for Checked<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        Ok(Checked(
-            serde_path_to_error::deserialize(value).map_err(invalid_arguments),
-        ))
-    }
-}
-
-impl<T: JsonSchema> JsonSchema for Checked<T> {
-    fn inline_schema() -> bool {
-        T::inline_schema()
-    }
-
-    fn schema_name() -> Cow<'static, str> {
-        T::schema_name()
-    }
-
-    fn schema_id() -> Cow<'static, str> {
-        T::schema_id()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        T::json_schema(generator)
-    }
-}
-
-/// The `InvalidArguments` error for a deserialization failure, naming the
-/// field by its path (`table`, `filter.limit`). serde reports a missing
-/// field at the path of the object that lacks it, with the name only in its
-/// message ("missing field `table`"), so the name is read from there.
-fn invalid_arguments(error: serde_path_to_error::Error<serde_json::Error>) -> CatalogError {
-    let path = error.path().to_string();
-    let message = error.inner().to_string();
-    let named = |prefix: &str| {
-        let rest = message.strip_prefix(prefix)?;
-        let name = &rest[..rest.find('`')?];
-        Some(if path == "." {
-            name.to_owned()
-        } else if path == name || path.ends_with(&format!(".{name}")) {
-            // An unknown field's path already ends in its name.
-            path.clone()
-        } else {
-            format!("{path}.{name}")
-        })
-    };
-    let (field, problem) = if let Some(field) = named("missing field `") {
-        (field, "is missing".to_owned())
-    } else if let Some(field) = named("unknown field `") {
-        (field, "is not an argument of this tool".to_owned())
-    } else {
-        (path, format!("is invalid: {message}"))
-    };
-    CatalogError::InvalidArguments { field, problem }
-}
-
 /// Arguments naming one table.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -190,8 +122,23 @@ struct TableArgs {
 struct ColumnArgs {
     /// The table name, in upper case (`EMPLOYEES`).
     table: String,
-    /// The column name, in upper case (`HIRE_DATE`).
+    /// The column name (`HIRE_DATE`).
     column: String,
+    /// How `column` is compared with the column names: `"exact"` (the
+    /// default) or `"insensitive"` (ignoring case).
+    #[serde(default)]
+    case: Case,
+}
+
+/// How a column name is compared.
+#[derive(Clone, Copy, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Case {
+    /// Byte for byte.
+    #[default]
+    Exact,
+    /// Ignoring ASCII case.
+    Insensitive,
 }
 
 /// The result of `list_tables`.
@@ -245,9 +192,9 @@ impl CatalogServer {
     #[tool]
     async fn describe_table(
         &self,
-        Parameters(args): Parameters<Checked<TableArgs>>,
-    ) -> Result<Json<TableInfo>, CatalogError> {
-        let TableArgs { table: name } = args.into_inner()?;
+        Parameters(Args(args)): Parameters<Args<TableArgs>>,
+    ) -> Result<Json<TableInfo>, ErrorEnvelope> {
+        let TableArgs { table: name } = args?;
         let table = table(&name)?;
         Ok(Json(TableInfo {
             table: table.name.to_owned(),
@@ -266,14 +213,19 @@ impl CatalogServer {
     #[tool]
     async fn find_column(
         &self,
-        Parameters(args): Parameters<Checked<ColumnArgs>>,
+        Parameters(Args(args)): Parameters<Args<ColumnArgs>>,
     ) -> Result<String, CallToolResult> {
         let ColumnArgs {
             table: name,
             column,
-        } = args.into_inner()?;
+            case,
+        } = args?;
         let table = table(&name)?;
-        let Some((_, ty)) = table.columns.iter().find(|(c, _)| *c == column) else {
+        let matches = |c: &str| match case {
+            Case::Exact => c == column,
+            Case::Insensitive => c.eq_ignore_ascii_case(&column),
+        };
+        let Some((found, ty)) = table.columns.iter().find(|(c, _)| matches(c)) else {
             Err(CatalogError::ColumnNotFound {
                 table: table.name.to_owned(),
                 candidates: envelope::fuzzy::suggest(
@@ -284,16 +236,16 @@ impl CatalogServer {
                 column,
             })?
         };
-        Ok(format!("{}.{column}: {ty}", table.name))
+        Ok(format!("{}.{found}: {ty}", table.name))
     }
 
     /// Count the rows of one table, as text, from its statistics.
     #[tool]
     async fn row_count(
         &self,
-        Parameters(args): Parameters<Checked<TableArgs>>,
+        Parameters(Args(args)): Parameters<Args<TableArgs>>,
     ) -> Result<String, CallToolResult> {
-        let TableArgs { table: name } = args.into_inner()?;
+        let TableArgs { table: name } = args?;
         let table = table(&name)?;
         if REFRESHING.contains(&table.name) {
             Err(CatalogError::StatsRefreshing {
@@ -314,8 +266,10 @@ impl ServerHandler for CatalogServer {
                 env!("CARGO_PKG_VERSION"),
             ))
             .with_instructions(format!(
-                "A read-only schema catalog. Tool errors are JSON envelopes; these are the ones \
-                 the tools return:\n\n{}",
+                "A read-only schema catalog. Tool errors are JSON envelopes. Malformed \
+                 arguments get INVALID_ARGUMENTS, whose argument_errors list every problem \
+                 (path, kind, expected, suggestions); the other errors the tools return are \
+                 these:\n\n{}",
                 envelope::catalog_markdown(CatalogError::catalog())
             ))
     }

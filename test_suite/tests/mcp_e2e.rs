@@ -4,7 +4,8 @@
 //! (`tests/e2e/calls.json`); `tests/e2e/mcp_client.py` records what the
 //! client received, and this test asserts on that record, exactly.
 //!
-//! Needs the `rmcp` feature (for the example) and a Python with `mcp`
+//! Needs the `rmcp` and `jsonschema` features (for the example, which then
+//! reports every argument problem at once) and a Python with `mcp`
 //! installed, so it is `#[ignore]`d: `cargo test` lists it as ignored
 //! rather than counting a test that could not run as passed. `.ci/run`
 //! installs the client and runs it with `--ignored`; there a missing or
@@ -62,7 +63,7 @@ fn client_version(python: &str) -> Result<String, String> {
 /// Builds the example with this test's features and profile (a no-op
 /// after `cargo test`, which built it already) and returns its path.
 fn server_binary() -> PathBuf {
-    let mut features = vec!["rmcp"];
+    let mut features = vec!["rmcp", "jsonschema"];
     if cfg!(feature = "schemars") {
         features.push("schemars");
     }
@@ -206,8 +207,9 @@ fn check_initialize(transcript: &Value) {
     assert_eq!(
         init["instructions"],
         format!(
-            "A read-only schema catalog. Tool errors are JSON envelopes; these are the ones the \
-             tools return:\n\n{table}"
+            "A read-only schema catalog. Tool errors are JSON envelopes. Malformed arguments get \
+             INVALID_ARGUMENTS, whose argument_errors list every problem (path, kind, expected, \
+             suggestions); the other errors the tools return are these:\n\n{table}"
         )
     );
 }
@@ -327,35 +329,95 @@ fn check_tools_without_output_schema(transcript: &Value) {
     );
 }
 
+/// The `INVALID_ARGUMENTS` envelope text with `message` and the JSON of
+/// `argument_errors` (as the library writes them, in key order).
+fn invalid_arguments(message: &str, argument_errors: &str) -> String {
+    format!(
+        r#"{{"isError":true,"error_class":"INVALID_ARGUMENTS","message":{},"next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":{argument_errors}}}"#,
+        Value::from(message)
+    )
+}
+
+/// Arguments through `Parameters<Args<T>>`: missing, wrong-typed,
+/// misspelled and unknown keys, a wrong enum value, each located by a JSON
+/// Pointer with near misses from the tool's own argument names, every
+/// problem of a call at once.
 fn check_malformed_arguments(transcript: &Value) {
-    // Missing field, on a tool with an `outputSchema`: text only.
+    // On a tool with an `outputSchema`: text only.
     assert_eq!(
         result(transcript, "describe_no_table"),
-        &text_only_error(
-            r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"argument `table` is missing","next_steps":["call the tool again with a valid `table`; its inputSchema lists every argument"],"code":"INVALID_ARGUMENTS","category":"Validation","details":{"field":"table"}}"#
-        )
+        &text_only_error(&invalid_arguments(
+            "1 problem in the arguments: /table is missing",
+            r#"[{"path":"/table","kind":"missing"}]"#
+        ))
     );
-    // Wrong type and unknown field, on tools without one: structured too.
+    assert_eq!(
+        result(transcript, "describe_wrong_type"),
+        &text_only_error(&invalid_arguments(
+            "1 problem in the arguments: /table must be a string, got an array",
+            r#"[{"path":"/table","kind":"wrong_type","expected":"a string","received":"array"}]"#
+        ))
+    );
+    // On tools without one: structured too.
     let wrong_type = result(transcript, "column_wrong_type");
     assert_eq!(
         wrong_type,
-        &structured_error(
-            r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"argument `column` is invalid: invalid type: integer `5`, expected a string","next_steps":["call the tool again with a valid `column`; its inputSchema lists every argument"],"code":"INVALID_ARGUMENTS","category":"Validation","details":{"field":"column"}}"#
-        )
+        &structured_error(&invalid_arguments(
+            "1 problem in the arguments: /column must be a string, got an integer",
+            r#"[{"path":"/column","kind":"wrong_type","expected":"a string","received":"integer"}]"#
+        ))
     );
     assert_eq!(
-        wrong_type["structuredContent"]["error_class"],
-        "INVALID_ARGUMENTS"
-    );
-    assert_eq!(
-        wrong_type["structuredContent"]["details"]["field"],
-        "column"
+        wrong_type["structuredContent"]["argument_errors"][0]["path"],
+        "/column"
     );
     assert_eq!(
         result(transcript, "rows_extra_argument"),
-        &structured_error(
-            r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"argument `limit` is not an argument of this tool","next_steps":["call the tool again with a valid `limit`; its inputSchema lists every argument"],"code":"INVALID_ARGUMENTS","category":"Validation","details":{"field":"limit"}}"#
-        )
+        &structured_error(&invalid_arguments(
+            "1 problem in the arguments: /limit is not a known field",
+            r#"[{"path":"/limit","kind":"unknown_field","received":"integer"}]"#
+        ))
+    );
+    let misspelled = result(transcript, "column_misspelled_key");
+    assert_eq!(
+        misspelled,
+        &structured_error(&invalid_arguments(
+            r#"2 problems in the arguments: /column is missing; /colunm is not a known field (did you mean "column"?)"#,
+            r#"[{"path":"/column","kind":"missing"},{"path":"/colunm","kind":"unknown_field","received":"string","suggestions":["column"]}]"#
+        ))
+    );
+    assert_eq!(
+        misspelled["structuredContent"]["argument_errors"][1]["suggestions"],
+        json!(["column"])
+    );
+    let wrong_enum = result(transcript, "column_wrong_enum");
+    assert_eq!(
+        wrong_enum,
+        &structured_error(&invalid_arguments(
+            r#"1 problem in the arguments: /case must be one of "exact", "insensitive" (did you mean "insensitive"?)"#,
+            r#"[{"path":"/case","kind":"unknown_variant","expected":"one of \"exact\", \"insensitive\"","received":"string","suggestions":["insensitive"]}]"#
+        ))
+    );
+    // Two missing fields and one misspelled key: exactly three problems.
+    let three = result(transcript, "column_three_problems");
+    assert_eq!(
+        three,
+        &structured_error(&invalid_arguments(
+            r#"3 problems in the arguments: /column is missing; /table is missing; /tabel is not a known field (did you mean "table"?)"#,
+            r#"[{"path":"/column","kind":"missing"},{"path":"/table","kind":"missing"},{"path":"/tabel","kind":"unknown_field","received":"string","suggestions":["table"]}]"#
+        ))
+    );
+    assert_eq!(
+        three["structuredContent"]["argument_errors"]
+            .as_array()
+            .expect("argument_errors")
+            .len(),
+        3
+    );
+    // The enum argument works when spelled right.
+    assert_eq!(
+        result(transcript, "column_insensitive"),
+        &text_success("EMPLOYEES.HIRE_DATE: DATE")
     );
 }
 
@@ -379,7 +441,7 @@ fn check_protocol_errors_and_recovery(transcript: &Value) {
         .iter()
         .map(|call| call["id"].as_str().expect("id"))
         .collect();
-    assert_eq!(ids.len(), 13);
+    assert_eq!(ids.len(), 18);
     assert_eq!(ids.last(), Some(&"still_serving"));
 }
 
@@ -447,7 +509,7 @@ fn check_envelope_schema(transcript: &Value) {
         }
         checked += 1;
     }
-    assert_eq!(checked, 7);
+    assert_eq!(checked, 11);
 }
 
 #[cfg(not(feature = "schemars"))]

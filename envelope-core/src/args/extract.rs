@@ -38,9 +38,9 @@ use crate::envelope::ErrorEnvelope;
 ///   does not deserialize.
 /// - **Its JSON Schema is exactly `T`'s** (the same name, id and schema),
 ///   so the tool's published `inputSchema` does not change.
-/// - Checking is [`parse_with_schema`](super::parse_with_schema) with the
-///   `jsonschema` feature (every problem at once) and
-///   [`parse`](super::parse) without it (serde's first problem).
+/// - Checking is `args::parse_with_schema` with the `jsonschema` feature
+///   (every problem at once) and [`args::parse`](super::parse) without it
+///   (serde's first problem).
 ///
 /// `Args` is plain serde and schemars, so any framework that deserializes
 /// tool arguments with serde and publishes a schemars schema can use it

@@ -181,16 +181,18 @@ fn allowed_values(mut problem: ArgumentError, instance: &Value, options: &[Value
 }
 
 /// An `anyOf` / `oneOf` that no alternative satisfied. Alternatives whose
-/// type does not match the value, and (internally tagged enums) whose tag
-/// differs, are ruled out. Then:
+/// type does not match the value, and those whose constant differs (an enum
+/// whose variants are documented, the tag of an internally tagged enum) are
+/// ruled out. Then:
 ///
 /// - one alternative left: its problems are the problems (`Option<Filter>`
 ///   with a bad filter);
 /// - several left: the fields all of them miss are missing (the tag of an
 ///   internally tagged enum); if there are none, the value is `other`;
-/// - none left: every alternative wanted another tag at the same key, so
-///   the tag is an unknown variant; or every one wanted another type, so
-///   the type is wrong; else `other`.
+/// - none left: every alternative wanted another type, so the type is
+///   wrong; or every one wanted another constant at the same place (the
+///   value itself, or the tag key), so that is an unknown variant; else
+///   `other`.
 fn alternatives(
     error: &ValidationError<'_>,
     context: &[Vec<ValidationError<'static>>],
@@ -201,12 +203,13 @@ fn alternatives(
     let mistyped = |e: &ValidationError<'_>| {
         e.instance_path().as_str() == path && matches!(e.kind(), ValidationErrorKind::Type { .. })
     };
+    // A constant at the value itself or at one of its keys.
     let other_tag = |e: &ValidationError<'_>| {
         matches!(e.kind(), ValidationErrorKind::Constant { .. })
             && e.instance_path()
                 .as_str()
                 .strip_prefix(path)
-                .is_some_and(|rest| rest.rfind('/') == Some(0))
+                .is_some_and(|rest| rest.is_empty() || rest.rfind('/') == Some(0))
     };
     let fitting: Vec<&Vec<ValidationError<'static>>> = context
         .iter()
@@ -249,7 +252,9 @@ fn alternatives(
         && tags
             .iter()
             .all(|e| e.instance_path() == tags[0].instance_path());
-    if fitting.is_empty() && one_tag {
+    let all_mistyped =
+        fitting.is_empty() && context.iter().all(|branch| branch.iter().any(mistyped));
+    if fitting.is_empty() && one_tag && !all_mistyped {
         let tag = tags[0];
         let options: Vec<Value> = tags
             .iter()
@@ -269,8 +274,6 @@ fn alternatives(
     }
     let tokens = tokens(path);
     let instance: &Value = error.instance();
-    let all_mistyped =
-        fitting.is_empty() && context.iter().all(|branch| branch.iter().any(mistyped));
     found.push(|| {
         let mut problem = ArgumentError::new(ArgumentErrorKind::Other, pointer(&tokens))
             .with_received(instance);
@@ -292,12 +295,15 @@ fn alternatives(
     });
 }
 
-/// The types of a `type` keyword, each with its article (`an integer`).
+/// The types of a `type` keyword, each with its article (`an integer`),
+/// `null` last (`an integer or null`).
 fn type_names(kind: &TypeKind) -> Vec<String> {
-    match kind {
-        TypeKind::Single(one) => vec![with_article(one.as_str())],
-        TypeKind::Multiple(set) => set.iter().map(|one| with_article(one.as_str())).collect(),
-    }
+    let mut names: Vec<&str> = match kind {
+        TypeKind::Single(one) => vec![one.as_str()],
+        TypeKind::Multiple(set) => set.iter().map(|one| one.as_str()).collect(),
+    };
+    names.sort_by_key(|name| *name == "null");
+    names.into_iter().map(with_article).collect()
 }
 
 /// The allowed range at a failed bound: `an integer from 0 to 255` when the

@@ -38,13 +38,13 @@
 //! - [`parse`]: any `T: DeserializeOwned`. serde stops at the first
 //!   problem, so this reports exactly one, with its exact path (through
 //!   `serde_path_to_error`).
-//! - [`parse_with_schema`] (feature `jsonschema`): `T` also implements
+//! - `parse_with_schema` (feature `jsonschema`): `T` also implements
 //!   `schemars::JsonSchema`. When serde fails, the arguments are checked
 //!   against `T`'s JSON Schema (draft 2020-12, the schema an MCP tool
 //!   publishes as its `inputSchema`) with the `jsonschema` crate, so every
 //!   missing required field, every unknown key and every wrong value is
 //!   reported at once.
-//! - [`Args`] (feature `schemars`, which `rmcp` turns on): the rmcp
+//! - `Args` (feature `schemars`, which `rmcp` turns on): the rmcp
 //!   extractor. A tool takes `Parameters<Args<T>>` and gets `Ok(T)` or the
 //!   envelope to return with `?`; its `inputSchema` is exactly `T`'s.
 //!
@@ -96,12 +96,12 @@ const NEXT_STEP: &str = "fix each argument listed in argument_errors, then call 
 /// kind, what was expected (`"an integer"`, `"an integer from 0 to 255"`,
 /// `one of "fast", "slow"`), the JSON type received, and for an unknown
 /// field or enum value the near misses among the names serde lists. To
-/// report every problem at once, use [`parse_with_schema`].
+/// report every problem at once, use `parse_with_schema` (feature
+/// `jsonschema`).
 ///
 /// serde reports a problem inside a `#[serde(flatten)]`ed field, or inside
-/// an untagged or internally tagged enum, at the enclosing object (it reads
-/// those through a buffer that keeps no path); [`parse_with_schema`] finds
-/// the exact path.
+/// an untagged enum, at the enclosing object (it reads those through a
+/// buffer that keeps no path); `parse_with_schema` finds the exact path.
 ///
 /// Never panics, whatever the arguments: any JSON shape, deep nesting,
 /// huge strings or keys.
@@ -185,17 +185,21 @@ fn merge(mut problems: Vec<ArgumentError>, first: ArgumentError) -> Vec<Argument
         }
         return problems;
     }
+    // An `other` at or above serde's problem says less than it does.
+    let vaguer =
+        |p: &ArgumentError| p.kind == ArgumentErrorKind::Other && contains(&p.path, &first.path);
     // The schema found it, or something under it; or the schema says an
     // enclosing value has the wrong type, which makes it moot (serde may
     // read a struct from an array, the schema does not).
     let moot = |p: &ArgumentError| {
-        contains(&first.path, &p.path)
-            || (p.kind == ArgumentErrorKind::WrongType && contains(&p.path, &first.path))
+        !vaguer(p)
+            && (contains(&first.path, &p.path)
+                || (p.kind == ArgumentErrorKind::WrongType && contains(&p.path, &first.path)))
     };
     if problems.iter().any(moot) {
         return problems;
     }
-    problems.retain(|p| !(p.kind == ArgumentErrorKind::Other && contains(&p.path, &first.path)));
+    problems.retain(|p| !vaguer(p));
     problems.push(first);
     problems
 }

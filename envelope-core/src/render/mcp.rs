@@ -52,6 +52,24 @@ impl From<&ErrorEnvelope> for rmcp::model::CallToolResult {
     }
 }
 
+/// An envelope as an rmcp tool error (feature `rmcp`): one text block with
+/// its compact JSON, as for every derived type.
+///
+/// Through rmcp's blanket impls this makes `Result<T, ErrorEnvelope>` a
+/// valid return type of a `#[tool]` function whenever `T` is one
+/// (`String`, `Json<Row>`, `CallToolResult`): rmcp marks the `Err` result
+/// `isError: true` and leaves `structuredContent` out, which a declared
+/// `outputSchema` describes (MCP 2025-06-18, "Structured Content"). A
+/// server that merges several error types into `ErrorEnvelope`, or that
+/// returns the envelope of [`crate::args::Args`] with `?`, needs nothing
+/// else.
+#[cfg(feature = "rmcp")]
+impl rmcp::model::IntoContents for ErrorEnvelope {
+    fn into_contents(self) -> Vec<rmcp::model::ContentBlock> {
+        rmcp_contents(&self)
+    }
+}
+
 #[cfg(feature = "rmcp")]
 pub(crate) fn rmcp_call_tool_result(envelope: &ErrorEnvelope) -> rmcp::model::CallToolResult {
     // Not `CallToolResult::structured_error`: it would write the text from a

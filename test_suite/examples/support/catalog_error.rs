@@ -1,5 +1,6 @@
 //! The error enum of the `mcp_server` example: every failure of its tools,
-//! described once. Shared with `tests/catalog_readme.rs`, which keeps the
+//! described once (malformed arguments are the library's: see
+//! `envelope::args`). Shared with `tests/catalog_readme.rs`, which keeps the
 //! README's table of these errors up to date.
 
 // The README test only reads the catalog; it builds no variant.
@@ -11,21 +12,6 @@ use envelope::Envelope;
 #[derive(Debug, thiserror::Error, Envelope)]
 #[envelope(suggested_tools(ObjectNotFound = "list_tables"))]
 pub enum CatalogError {
-    /// The tool's arguments do not match its `inputSchema`.
-    #[error("invalid argument `{field}`: {problem}")]
-    #[envelope(
-        class = InvalidArguments,
-        message = "argument `{field}` {problem}",
-        next_step = "call the tool again with a valid `{field}`; its inputSchema lists every argument"
-    )]
-    InvalidArguments {
-        /// Path of the offending argument (`table`, `filter.limit`).
-        #[envelope(detail)]
-        field: String,
-        /// What is wrong with it, from the deserializer.
-        problem: String,
-    },
-
     /// No table of that name.
     #[error("table {table} does not exist")]
     #[envelope(
