@@ -150,6 +150,31 @@ pub fn correlation_id_opt<T: OptionalId>(value: T) -> Option<String> {
     value.id_text().and_then(crate::role::correlation_id)
 }
 
+/// The container defaults for a `transparent` or `with` variant: each
+/// fills in only what the wrapped envelope left empty. The tool comes from
+/// `tools` by the envelope's class, else `tool`; the steps go after a
+/// check step the envelope may carry.
+#[must_use]
+pub fn fill(
+    mut envelope: ErrorEnvelope,
+    tool: Option<&str>,
+    tools: &[(ErrorClass, &str)],
+    help_url: Option<&str>,
+    next_steps: &[&str],
+) -> ErrorEnvelope {
+    if envelope.suggested_tool.is_none() {
+        let by_class = tools.iter().find(|(class, _)| *class == envelope.error_class);
+        envelope.suggested_tool = by_class.map(|(_, tool)| *tool).or(tool).map(String::from);
+    }
+    if envelope.help_url.is_none() {
+        envelope.help_url = help_url.map(String::from);
+    }
+    if envelope.next_steps.iter().all(|step| Effect::is_check_step(step)) {
+        envelope.next_steps.extend(next_steps.iter().copied().map(String::from));
+    }
+    envelope
+}
+
 /// A `suggested_tool` field's tool name.
 #[inline]
 #[must_use]

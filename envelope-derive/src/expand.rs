@@ -110,10 +110,14 @@ fn impls(model: &Model) -> TokenStream {
                 body: conversion(&p, variant, plain),
                 merge: None,
             },
-            Kind::Transparent(i) => delegate(&p, input, variant, *i, &format_ident!("to_envelope")),
+            Kind::Transparent(i) => filled(
+                &p,
+                model,
+                delegate(&p, input, variant, *i, &format_ident!("to_envelope")),
+            ),
             Kind::With(i, path) => {
                 let (pattern, body) = with(input, variant, *i, path);
-                Arm { variant, pattern, body, merge: None }
+                filled(&p, model, Arm { variant, pattern, body, merge: None })
             }
         }),
     );
@@ -137,9 +141,11 @@ fn impls(model: &Model) -> TokenStream {
                         body: conversion(&p, variant, plain),
                         merge: None,
                     },
-                    Kind::Transparent(i) => {
-                        delegate(&p, input, variant, *i, &format_ident!("into_envelope"))
-                    }
+                    Kind::Transparent(i) => filled(
+                        &p,
+                        model,
+                        delegate(&p, input, variant, *i, &format_ident!("into_envelope")),
+                    ),
                     Kind::Plain(_) | Kind::With(..) => Arm {
                         variant,
                         pattern: pattern(input, variant, &[]),
@@ -242,6 +248,28 @@ fn matched<'v, 'a: 'v>(
         out.extend(quote!(#(#patterns)|* => #body,));
     }
     quote!(match #scrutinee { #out })
+}
+
+/// A delegating arm whose envelope takes the container defaults it lacks
+/// (`Fill`), when the container has any.
+fn filled<'v, 'a>(p: &TokenStream, model: &Model, arm: Arm<'v, 'a>) -> Arm<'v, 'a> {
+    let Some(fill) = &model.fill else { return arm };
+    let option = |value: Option<&String>| match value {
+        Some(value) => quote!(#p::Some(#value)),
+        None => quote!(#p::None),
+    };
+    let tool = option(fill.tool.as_ref());
+    let tools = fill.tools.iter().map(|(class, tool)| {
+        let class = Ident::new(class, Span::call_site());
+        quote!((#p::ErrorClass::#class, #tool))
+    });
+    let help_url = option(fill.help_url.as_ref());
+    let steps = &fill.next_steps;
+    let body = arm.body;
+    Arm {
+        body: quote!(#p::fill(#body, #tool, &[#(#tools),*], #help_url, &[#(#steps),*])),
+        ..arm
+    }
 }
 
 /// `Self::Variant { a: field_0, .. }` (or `Self { .. }` for a struct),

@@ -17,6 +17,23 @@ pub(crate) struct Model<'a> {
     pub variants: Vec<Kind>,
     /// The inferred `where` predicates, as data; `generics.rs` writes them.
     pub bounds: Bounds<'a>,
+    /// The container defaults that fill in what a delegating variant's
+    /// envelope lacks; `None` when there is nothing to fill or no such
+    /// variant.
+    pub fill: Option<Fill>,
+}
+
+/// Container defaults for `transparent` and `with` variants, whose
+/// envelope comes whole from elsewhere: each fills only a field that
+/// envelope leaves empty.
+pub(crate) struct Fill {
+    pub tool: Option<String>,
+    /// `suggested_tools(Class = "tool")`, by class name.
+    pub tools: Vec<(&'static str, String)>,
+    pub help_url: Option<String>,
+    /// The container's `next_step`s without placeholders (a placeholder
+    /// names a field a delegating variant does not have).
+    pub next_steps: Vec<String>,
 }
 
 pub(crate) enum Kind {
@@ -138,12 +155,54 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
         variants.push(kind);
     }
     bounds.display_self = uses_display && !input.generics.params.is_empty();
+    let delegates = variants
+        .iter()
+        .any(|kind| matches!(kind, Kind::Transparent(_) | Kind::With(..)));
+    let fill = (delegates && !is_struct).then(|| container_fill(container)).flatten();
     Model {
         krate,
         input,
         variants,
         bounds,
+        fill,
     }
+}
+
+/// The container defaults a delegating variant's envelope can take.
+fn container_fill(container: &ItemAttrs) -> Option<Fill> {
+    let fill = Fill {
+        tool: match &container.suggested_tool {
+            Some(ToolAttr::Tool(lit)) => Some(lit.value()),
+            _ => None,
+        },
+        tools: container
+            .suggested_tools
+            .iter()
+            .map(|(_, class, lit)| (*class, lit.value()))
+            .collect(),
+        help_url: container.help_url.as_ref().map(syn::LitStr::value),
+        next_steps: container
+            .next_steps
+            .iter()
+            .filter_map(|lit| Template::parse(lit).ok())
+            .filter(|template| template.pieces.iter().all(|p| matches!(p, Piece::Text(_))))
+            .map(|template| {
+                template
+                    .pieces
+                    .iter()
+                    .map(|piece| match piece {
+                        Piece::Text(text) => text.as_str(),
+                        Piece::Arg { .. } => "",
+                    })
+                    .collect()
+            })
+            .collect(),
+    };
+    let empty = fill.tool.is_none()
+        && fill.tools.is_empty()
+        && fill.help_url.is_none()
+        && fill.next_steps.is_empty();
+    (!empty).then_some(fill)
 }
 
 /// Checks a variant whose envelope comes from its one field, by
@@ -163,7 +222,7 @@ fn delegated(cx: &Ctxt, variant: &Variant, own: &ItemAttrs, mode_key: Key, span:
             )
         } else {
             format!(
-                "`{key}` cannot be combined with `with`: the function builds the whole envelope; remove `{key}`"
+                "`{key}` cannot be combined with `with`: the function builds the whole envelope; remove `{key}` and set it on the envelope the function returns"
             )
         };
         cx.push(syn::Error::new(key_span, message));

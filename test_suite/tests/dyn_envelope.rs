@@ -236,3 +236,49 @@ fn a_display_impl_runs_once_per_conversion() {
     );
     assert!(long().to_envelope().message.starts_with("the argument x is not valid here"));
 }
+
+/// The inner error of [`Outer`]: no tool, no help page, no steps of its own.
+#[derive(Debug, Envelope)]
+#[envelope(class = ObjectNotFound, message = "no such report")]
+struct NoReport;
+
+/// An inner error that names its own tool.
+#[derive(Debug, Envelope)]
+#[envelope(class = ObjectNotFound, message = "no such chart", suggested_tool = "list_charts")]
+struct NoChart;
+
+/// Container defaults fill in what a delegated envelope lacks.
+#[derive(Debug, Envelope)]
+#[envelope(
+    suggested_tools(ObjectNotFound = "list_reports"),
+    suggested_tool = "help",
+    help_url = "https://example.com/errors",
+    next_step = "read the error catalog"
+)]
+enum Outer {
+    #[envelope(transparent)]
+    Report(NoReport),
+    #[envelope(transparent)]
+    Chart(NoChart),
+    #[envelope(transparent)]
+    Any(ErrorEnvelope),
+}
+
+#[test]
+fn container_defaults_fill_what_a_delegated_envelope_lacks() {
+    assert_eq!(
+        Outer::Report(NoReport).to_json_string(),
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no such report","suggested_tool":"list_reports","next_steps":["read the error catalog"],"code":"NO_REPORT","category":"NotFound","help_url":"https://example.com/errors"}"#
+    );
+    assert_eq!(
+        ErrorEnvelope::from(Outer::Chart(NoChart)).to_json_string(),
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no such chart","suggested_tool":"list_charts","next_steps":["read the error catalog"],"code":"NO_CHART","category":"NotFound","help_url":"https://example.com/errors"}"#
+    );
+    // Another class takes the plain `suggested_tool`; the check step of an
+    // unknown effect stays first.
+    let timeout = Outer::Any(ErrorEnvelope::new(ErrorClass::Timeout, "slow").with_help_url("https://x"));
+    assert_eq!(
+        timeout.into_envelope().to_json_string(),
+        r#"{"isError":true,"error_class":"TIMEOUT","message":"slow","suggested_tool":"help","next_steps":["the call may have taken effect: check its result before repeating it","read the error catalog"],"category":"Technical","effect":"unknown","help_url":"https://x"}"#
+    );
+}

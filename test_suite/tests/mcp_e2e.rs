@@ -238,9 +238,25 @@ fn check_tool_listing(transcript: &Value) {
             "{name}"
         );
     }
+    // `Parameters<Args<ColumnArgs>>` publishes `ColumnArgs`'s schema.
     let input = &tool(transcript, "find_column")["inputSchema"];
     assert_eq!(input["required"], json!(["table", "column"]));
     assert_eq!(input["additionalProperties"], json!(false));
+    let properties: Vec<&str> = input["properties"]
+        .as_object()
+        .expect("properties")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(properties, ["case", "column", "table"]);
+    assert_eq!(input["properties"]["case"]["$ref"], "#/$defs/Case");
+    let cases: Vec<&Value> = input["$defs"]["Case"]["oneOf"]
+        .as_array()
+        .expect("Case is a oneOf of documented values")
+        .iter()
+        .map(|case| &case["const"])
+        .collect();
+    assert_eq!(cases, ["exact", "insensitive"]);
     assert_eq!(
         tool(transcript, "describe_table")["outputSchema"]["required"],
         json!(["table", "columns"])
@@ -403,8 +419,8 @@ fn check_malformed_arguments(transcript: &Value) {
     assert_eq!(
         three,
         &structured_error(&invalid_arguments(
-            r#"3 problems in the arguments: /column is missing; /table is missing; /tabel is not a known field (did you mean "table"?)"#,
-            r#"[{"path":"/column","kind":"missing"},{"path":"/table","kind":"missing"},{"path":"/tabel","kind":"unknown_field","received":"string","suggestions":["table"]}]"#
+            r#"3 problems in the arguments: /column is missing; /table is missing; /tabel is not a known field (did you mean "table" or "case"?)"#,
+            r#"[{"path":"/column","kind":"missing"},{"path":"/table","kind":"missing"},{"path":"/tabel","kind":"unknown_field","received":"string","suggestions":["table","case"]}]"#
         ))
     );
     assert_eq!(
