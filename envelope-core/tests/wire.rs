@@ -230,8 +230,9 @@ fn is_error_false_survives_every_renderer() {
 
 #[test]
 fn provider_shapes() {
-    let result = ToolResult::error("toolu_01", &ErrorEnvelope::new(ErrorClass::Timeout, "slow"));
-    let content = r#"{"isError":true,"error_class":"TIMEOUT","message":"slow","category":"Technical","retryable":true}"#;
+    let timeout = ErrorEnvelope::new(ErrorClass::Timeout, "slow").idempotent();
+    let result = ToolResult::error("toolu_01", &timeout);
+    let content = r#"{"isError":true,"error_class":"TIMEOUT","message":"slow","category":"Technical","retryable":true,"effect":"unknown"}"#;
     assert_eq!(
         result.to_anthropic_block(),
         json!({"type": "tool_result", "tool_use_id": "toolu_01", "content": content, "is_error": true})
@@ -264,7 +265,8 @@ fn text_form() {
          session: s-1"
     );
     let result = ToolResult::error_text("c", &ErrorEnvelope::new(ErrorClass::Internal, "boom"));
-    assert_eq!(result.content, "INTERNAL: boom");
+    assert_eq!(result.content, "INTERNAL: boom
+next step: the call may have taken effect: check its result before repeating it");
     assert_eq!(result.error_category, Some(UserErrorCategory::Technical));
 }
 
@@ -317,7 +319,7 @@ fn hostile_text_never_panics() {
     assert_eq!(
         env.to_json_string(),
         format!(
-            r#"{{"isError":true,"error_class":"INTERNAL","message":"{huge}","category":"Technical"}}"#
+            r#"{{"isError":true,"error_class":"INTERNAL","message":"{huge}","next_steps":["the call may have taken effect: check its result before repeating it"],"category":"Technical","effect":"unknown"}}"#
         )
     );
     assert_eq!(

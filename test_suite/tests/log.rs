@@ -68,8 +68,7 @@ impl Subscriber for Capture {
 fn capture(f: impl FnOnce()) -> Vec<Captured> {
     let capture = Capture::default();
     tracing::subscriber::with_default(capture.clone(), f);
-    let events = capture.0.lock().unwrap().clone();
-    events
+    capture.0.lock().unwrap().clone()
 }
 
 /// The low-level error a pool reports.

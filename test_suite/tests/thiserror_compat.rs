@@ -142,7 +142,7 @@ fn transparent_on_both_derives_wraps_the_inner_error() {
     assert_eq!(err.to_string(), "disk /var/lib/catalog is full");
     assert_eq!(
         err.to_envelope().to_json_string(),
-        r#"{"isError":true,"error_class":"INTERNAL","message":"an internal error occurred; changing the call will not help","code":"DISK_FULL","category":"Technical"}"#
+        r#"{"isError":true,"error_class":"INTERNAL","message":"an internal error occurred; changing the call will not help","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"DISK_FULL","category":"Technical","effect":"unknown"}"#
     );
 }
 
