@@ -80,9 +80,7 @@ pub struct ArgumentError {
 /// Wire form: `snake_case` (`"wrong_type"`). A kind sent by a newer peer
 /// reads as [`ArgumentErrorKind::Other`]. The order of the variants is the
 /// order in which [`crate::args::invalid_arguments`] lists problems.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -312,8 +310,11 @@ mod tests {
         );
         assert_eq!(
             text(
-                &at(ArgumentErrorKind::UnknownField, "/tabel")
-                    .with_suggestions(vec!["table".into(), "tables".into(), "label".into()])
+                &at(ArgumentErrorKind::UnknownField, "/tabel").with_suggestions(vec![
+                    "table".into(),
+                    "tables".into(),
+                    "label".into()
+                ])
             ),
             r#"/tabel is not a known field (did you mean "table", "tables" or "label"?)"#
         );
@@ -331,7 +332,8 @@ mod tests {
         );
         assert_eq!(
             text(
-                &at(ArgumentErrorKind::OutOfRange, "/days").with_expected("an integer from 1 to 14")
+                &at(ArgumentErrorKind::OutOfRange, "/days")
+                    .with_expected("an integer from 1 to 14")
             ),
             "/days must be an integer from 1 to 14"
         );
@@ -339,7 +341,10 @@ mod tests {
             text(&at(ArgumentErrorKind::OutOfRange, "/days")),
             "/days is out of range"
         );
-        assert_eq!(text(&at(ArgumentErrorKind::Other, "/when")), "/when is invalid");
+        assert_eq!(
+            text(&at(ArgumentErrorKind::Other, "/when")),
+            "/when is invalid"
+        );
         assert_eq!(
             text(
                 &at(ArgumentErrorKind::UnknownField, "/x")

@@ -291,7 +291,10 @@ fn other_never_quotes_the_value() {
         problems(&envelope),
         json!([{"path": "/token", "kind": "other", "received": "string"}])
     );
-    assert_eq!(envelope.message, "1 problem in the arguments: /token is invalid");
+    assert_eq!(
+        envelope.message,
+        "1 problem in the arguments: /token is invalid"
+    );
     assert!(!envelope.to_json_string().contains("hunter2"));
 }
 
@@ -299,7 +302,10 @@ fn other_never_quotes_the_value() {
 fn wrong_type_never_quotes_the_value() {
     let envelope =
         args::parse::<Query>(json!({"table": "T", "limit": "sk-live-0123456789"})).unwrap_err();
-    assert!(!envelope.to_json_string().contains("sk-live"), "{envelope:?}");
+    assert!(
+        !envelope.to_json_string().contains("sk-live"),
+        "{envelope:?}"
+    );
     assert!(!envelope.to_string().contains("sk-live"));
 }
 
@@ -310,7 +316,9 @@ fn nested_paths_and_array_items() {
         json!([{"path": "/filter/minValue", "kind": "wrong_type", "expected": "an integer", "received": "string"}])
     );
     assert_eq!(
-        first::<Search>(json!({"tableName": "T", "rows": [{"id": 1}, {"id": 2}, {"id": 3}, {"id": "4"}]})),
+        first::<Search>(
+            json!({"tableName": "T", "rows": [{"id": 1}, {"id": 2}, {"id": 3}, {"id": "4"}]})
+        ),
         json!([{"path": "/rows/3/id", "kind": "wrong_type", "expected": "an integer", "received": "string"}])
     );
     assert_eq!(
@@ -417,7 +425,8 @@ fn arguments_that_are_not_an_object() {
 #[test]
 fn a_huge_key_is_cut_in_the_path() {
     let key = "k".repeat(1 << 20);
-    let envelope = args::parse::<Query>(json!({"table": "T", "limit": 1, key.clone(): 1})).unwrap_err();
+    let envelope =
+        args::parse::<Query>(json!({"table": "T", "limit": 1, key.clone(): 1})).unwrap_err();
     let path = format!("/{}…", "k".repeat(64));
     assert_eq!(
         problems(&envelope),
@@ -457,7 +466,8 @@ fn invalid_arguments_from_a_servers_own_checks() {
 
 #[test]
 fn argument_errors_round_trip_and_read_leniently() {
-    let envelope = args::parse::<Search>(json!({"tableName": "T", "mode": "FULLSCAN"})).unwrap_err();
+    let envelope =
+        args::parse::<Search>(json!({"tableName": "T", "mode": "FULLSCAN"})).unwrap_err();
     let text = envelope.to_json_string();
     let back: ErrorEnvelope = serde_json::from_str(&text).unwrap();
     assert_eq!(back, envelope);
@@ -594,7 +604,11 @@ mod with_schema {
     fn an_array_is_not_an_object() {
         for arguments in [json!([1, 2]), json!({"table": "T", "limit": [3]})] {
             let pointer = if arguments.is_array() { "" } else { "/limit" };
-            let expected = if arguments.is_array() { "an object" } else { "an integer" };
+            let expected = if arguments.is_array() {
+                "an object"
+            } else {
+                "an integer"
+            };
             assert_eq!(
                 problems(&all::<Query>(arguments)),
                 json!([{"path": pointer, "kind": "wrong_type", "expected": expected, "received": "array"}])
@@ -708,7 +722,8 @@ mod with_schema {
 
     #[test]
     fn valid_arguments_parse_without_building_a_schema() {
-        let search: Search = args::parse_with_schema(json!({"tableName": "T", "mode": "INDEX_ONLY"})).unwrap();
+        let search: Search =
+            args::parse_with_schema(json!({"tableName": "T", "mode": "INDEX_ONLY"})).unwrap();
         assert_eq!(search.table_name, "T");
     }
 
@@ -720,10 +735,17 @@ mod with_schema {
         }
         let envelope = all::<Query>(Value::Object(arguments));
         assert_eq!(envelope.argument_errors.len(), 20);
-        assert_eq!(envelope.argument_errors[0], ArgumentError::new(ArgumentErrorKind::Missing, "/limit"));
+        assert_eq!(
+            envelope.argument_errors[0],
+            ArgumentError::new(ArgumentErrorKind::Missing, "/limit")
+        );
         assert_eq!(envelope.argument_errors[2].path, "/unknown_0000");
         assert!(envelope.message.starts_with("5002 problems in the arguments: /limit is missing; /table is missing; /unknown_0000 is not a known field"));
-        assert!(envelope.message.ends_with("; and 4982 more"), "{}", envelope.message);
+        assert!(
+            envelope.message.ends_with("; and 4982 more"),
+            "{}",
+            envelope.message
+        );
     }
 
     /// The envelope's JSON Schema (schemars) describes `argument_errors`.
@@ -744,7 +766,14 @@ mod with_schema {
             .collect();
         assert_eq!(
             kinds,
-            ["missing", "wrong_type", "unknown_field", "unknown_variant", "out_of_range", "other"]
+            [
+                "missing",
+                "wrong_type",
+                "unknown_field",
+                "unknown_variant",
+                "out_of_range",
+                "other"
+            ]
         );
         let validator = jsonschema::validator_for(&schema).unwrap();
         let envelope = all::<Search>(json!({"max": 300, "mode": "X", "extra": 1}));
@@ -769,8 +798,14 @@ fn json_value() -> impl Strategy<Value = Value> {
         "[a-z_]{0,12}".prop_map(Value::String),
         any::<String>().prop_map(|s| Value::String(format!("{MARK}{s}"))),
         (0usize..200_000).prop_map(|n| Value::String(format!("{MARK}{}", "x".repeat(n)))),
-        prop::sample::select(vec!["FULL_SCAN", "FULLSCAN", "circle", "sqare", "tableName"])
-            .prop_map(Value::from),
+        prop::sample::select(vec![
+            "FULL_SCAN",
+            "FULLSCAN",
+            "circle",
+            "sqare",
+            "tableName"
+        ])
+        .prop_map(Value::from),
     ];
     leaf.prop_recursive(8, 128, 6, |inner| {
         prop_oneof![
@@ -784,9 +819,27 @@ fn json_value() -> impl Strategy<Value = Value> {
 fn key() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::sample::select(vec![
-            "table", "limit", "tableName", "max", "filter", "columnName", "minValue", "rows",
-            "id", "mode", "query", "offset", "size", "shape", "kind", "side", "radius", "a/b",
-            "c~d", "labels", "token",
+            "table",
+            "limit",
+            "tableName",
+            "max",
+            "filter",
+            "columnName",
+            "minValue",
+            "rows",
+            "id",
+            "mode",
+            "query",
+            "offset",
+            "size",
+            "shape",
+            "kind",
+            "side",
+            "radius",
+            "a/b",
+            "c~d",
+            "labels",
+            "token",
         ])
         .prop_map(String::from),
         any::<String>(),

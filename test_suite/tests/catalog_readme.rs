@@ -24,7 +24,6 @@ fn markdown_table_of_the_example_enum() {
         concat!(
             "| code | class | owner | category | retryable | suggested tool | message template |\n",
             "|---|---|---|---|---|---|---|\n",
-            "| `INVALID_ARGUMENTS` | `INVALID_ARGUMENTS` | caller | `Validation` | no | — | argument `{field}` {problem} |\n",
             "| `TABLE_NOT_FOUND` | `OBJECT_NOT_FOUND` | caller | `NotFound` | no | `list_tables` | table {table} does not exist |\n",
             "| `COLUMN_NOT_FOUND` | `OBJECT_NOT_FOUND` | caller | `NotFound` | no | `describe_table` | table {table} has no column {column} |\n",
             "| `STATS_REFRESHING` | `BUSY` | server | `Technical` | yes | — | statistics of {table} are being refreshed |\n",
@@ -36,7 +35,7 @@ fn markdown_table_of_the_example_enum() {
 fn json_array_of_the_example_enum() {
     let catalog = catalog_json(CatalogError::catalog());
     assert_eq!(
-        catalog[1],
+        catalog[0],
         json!({
             "name": "TableNotFound",
             "code": "TABLE_NOT_FOUND",
@@ -52,7 +51,7 @@ fn json_array_of_the_example_enum() {
         })
     );
     assert_eq!(
-        catalog[3],
+        catalog[2],
         json!({
             "name": "StatsRefreshing",
             "code": "STATS_REFRESHING",
@@ -75,12 +74,7 @@ fn json_array_of_the_example_enum() {
         .collect();
     assert_eq!(
         codes,
-        [
-            "INVALID_ARGUMENTS",
-            "TABLE_NOT_FOUND",
-            "COLUMN_NOT_FOUND",
-            "STATS_REFRESHING"
-        ]
+        ["TABLE_NOT_FOUND", "COLUMN_NOT_FOUND", "STATS_REFRESHING"]
     );
 }
 

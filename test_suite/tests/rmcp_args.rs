@@ -77,8 +77,16 @@ fn input_schema_is_exactly_the_argument_types() {
         tool_router: Server::tool_router(),
     }
     .tool_router;
-    let checked = router.get("describe").expect("describe").input_schema.clone();
-    let unchecked = router.get("unchecked").expect("unchecked").input_schema.clone();
+    let checked = router
+        .get("describe")
+        .expect("describe")
+        .input_schema
+        .clone();
+    let unchecked = router
+        .get("unchecked")
+        .expect("unchecked")
+        .input_schema
+        .clone();
     assert_eq!(checked, unchecked);
     assert_eq!(
         checked,
@@ -103,11 +111,18 @@ fn input_schema_is_exactly_the_argument_types() {
         })
     );
     // A declared `outputSchema`, so the envelope must stay text only.
-    assert!(router.get("describe").expect("describe").output_schema.is_some());
+    assert!(
+        router
+            .get("describe")
+            .expect("describe")
+            .output_schema
+            .is_some()
+    );
 }
 
 /// What rmcp does with a call's arguments: `serde_json::from_value` into
 /// the `Parameters<...>` type. It never fails for `Args`.
+#[allow(clippy::result_large_err)] // the envelope, as a tool returns it
 fn extract(arguments: Value) -> Result<TableArgs, ErrorEnvelope> {
     let Parameters(Args(args)) =
         serde_json::from_value::<Parameters<Args<TableArgs>>>(arguments).expect("never fails");
@@ -149,9 +164,8 @@ fn invalid_arguments_become_the_envelope() {
 #[test]
 fn the_envelope_as_a_tool_error_is_text_only() {
     let envelope = extract(json!({})).unwrap_err();
-    let result = complete(
-        Err::<Json<Info>, ErrorEnvelope>(envelope.clone()).into_call_tool_result(),
-    );
+    let result =
+        complete(Err::<Json<Info>, ErrorEnvelope>(envelope.clone()).into_call_tool_result());
     assert_eq!(result.is_error, Some(true));
     assert_eq!(result.structured_content, None);
     assert_eq!(result.content.len(), 1);

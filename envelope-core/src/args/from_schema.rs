@@ -168,7 +168,11 @@ fn collect(error: &ValidationError<'_>, schema: &Value, found: &mut Found) {
 /// An `enum` or `const` miss: an unknown variant when the value and the
 /// allowed values are strings (with near misses among them), `other`
 /// otherwise.
-fn allowed_values(mut problem: ArgumentError, instance: &Value, options: &[Value]) -> ArgumentError {
+fn allowed_values(
+    mut problem: ArgumentError,
+    instance: &Value,
+    options: &[Value],
+) -> ArgumentError {
     let names: Vec<&str> = options.iter().filter_map(Value::as_str).collect();
     if let Some(received) = instance.as_str()
         && names.len() == options.len()
@@ -259,7 +263,9 @@ fn alternatives(
         let options: Vec<Value> = tags
             .iter()
             .filter_map(|e| match e.kind() {
-                ValidationErrorKind::Constant { expected_value } => Some((**expected_value).clone()),
+                ValidationErrorKind::Constant { expected_value } => {
+                    Some((**expected_value).clone())
+                }
                 _ => None,
             })
             .collect();
@@ -275,8 +281,8 @@ fn alternatives(
     let tokens = tokens(path);
     let instance: &Value = error.instance();
     found.push(|| {
-        let mut problem = ArgumentError::new(ArgumentErrorKind::Other, pointer(&tokens))
-            .with_received(instance);
+        let mut problem =
+            ArgumentError::new(ArgumentErrorKind::Other, pointer(&tokens)).with_received(instance);
         if all_mistyped {
             let mut types: Vec<String> = Vec::new();
             for e in context.iter().flatten().filter(|e| mistyped(e)) {
@@ -318,7 +324,10 @@ fn range(node: Option<&Value>, kind: &ValidationErrorKind, limit: &Value) -> Str
             _ => false,
         });
     let noun = if integer { "an integer" } else { "a number" };
-    let bound = |key| node.and_then(|node| node.get(key)).filter(|b| b.is_number());
+    let bound = |key| {
+        node.and_then(|node| node.get(key))
+            .filter(|b| b.is_number())
+    };
     if let (Some(min), Some(max)) = (bound("minimum"), bound("maximum"))
         && matches!(
             kind,
@@ -356,5 +365,4 @@ mod tests {
         assert_eq!(tokens("/a~1b/~01/3"), ["a/b", "~1", "3"]);
         assert_eq!(tokens("/"), [""]);
     }
-
 }

@@ -26,7 +26,10 @@ pub(super) fn problem(error: &Error<serde_json::Error>, arguments: &Value) -> Ar
         .strip_prefix("missing field `")
         .and_then(|rest| rest.strip_suffix('`'))
     {
-        return ArgumentError::new(ArgumentErrorKind::Missing, pointer(tokens.iter().map(String::as_str).chain([name])));
+        return ArgumentError::new(
+            ArgumentErrorKind::Missing,
+            pointer(tokens.iter().map(String::as_str).chain([name])),
+        );
     }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (name, names) = name_and_names(rest, "there are no fields");
@@ -38,7 +41,8 @@ pub(super) fn problem(error: &Error<serde_json::Error>, arguments: &Value) -> Ar
         }
         let object = lookup(arguments, &tokens[..tokens.len() - 1]).and_then(Value::as_object);
         // A name already sent is no near miss.
-        let absent = |candidate: &&str| object.is_none_or(|object| !object.contains_key(*candidate));
+        let absent =
+            |candidate: &&str| object.is_none_or(|object| !object.contains_key(*candidate));
         let mut problem = ArgumentError::new(ArgumentErrorKind::UnknownField, pointer(&tokens))
             .with_suggestions(near_misses(name, names.iter().copied().filter(absent)));
         if let Some(value) = lookup(arguments, &tokens) {
@@ -255,8 +259,14 @@ mod tests {
     fn expected_in_json_terms() {
         assert_eq!(json_expected("u8", false), "an integer");
         assert_eq!(json_expected("u8", true), "an integer from 0 to 255");
-        assert_eq!(json_expected("i16", true), "an integer from -32768 to 32767");
-        assert_eq!(json_expected("a nonzero u32", true), "an integer from 1 to 4294967295");
+        assert_eq!(
+            json_expected("i16", true),
+            "an integer from -32768 to 32767"
+        );
+        assert_eq!(
+            json_expected("a nonzero u32", true),
+            "an integer from 1 to 4294967295"
+        );
         assert_eq!(
             json_expected("a nonzero i8", true),
             "an integer other than 0, from -128 to 127"
@@ -265,7 +275,10 @@ mod tests {
         assert_eq!(json_expected("a sequence", false), "an array");
         assert_eq!(json_expected("a map", false), "an object");
         assert_eq!(json_expected("struct Filter", false), "an object");
-        assert_eq!(json_expected("a tuple of size 2", false), "an array of 2 items");
+        assert_eq!(
+            json_expected("a tuple of size 2", false),
+            "an array of 2 items"
+        );
         assert_eq!(json_expected("a valid date", false), "a valid date");
     }
 

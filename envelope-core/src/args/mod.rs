@@ -57,6 +57,10 @@
 //! finds itself ("`days` must be from 1 to 14"), so every argument failure
 //! of a server reads alike.
 
+// Every entry point returns the envelope itself as its error, so `?` hands
+// it to the tool; it is large, and the error path is not a hot loop.
+#![allow(clippy::result_large_err)]
+
 mod from_serde;
 
 #[cfg(feature = "jsonschema")]
@@ -236,7 +240,11 @@ pub fn invalid_arguments(problems: Vec<ArgumentError>) -> ErrorEnvelope {
 /// [`invalid_arguments`], with `uncounted` more problems that were found
 /// but not built.
 fn summarize(mut problems: Vec<ArgumentError>, uncounted: usize) -> ErrorEnvelope {
-    problems.sort_by(|a, b| a.kind.cmp(&b.kind).then_with(|| compare_paths(&a.path, &b.path)));
+    problems.sort_by(|a, b| {
+        a.kind
+            .cmp(&b.kind)
+            .then_with(|| compare_paths(&a.path, &b.path))
+    });
     problems.dedup();
     let total = problems.len() + uncounted;
     problems.truncate(MAX_LISTED);
@@ -259,8 +267,8 @@ fn summarize(mut problems: Vec<ArgumentError>, uncounted: usize) -> ErrorEnvelop
             message
         }
     };
-    let mut envelope = ErrorEnvelope::new(ErrorClass::InvalidArguments, message)
-        .with_next_step(NEXT_STEP);
+    let mut envelope =
+        ErrorEnvelope::new(ErrorClass::InvalidArguments, message).with_next_step(NEXT_STEP);
     envelope.argument_errors = problems;
     envelope
 }
@@ -426,10 +434,17 @@ mod tests {
         let many: Vec<ArgumentError> = (0..25).map(|i| missing(&format!("/f{i:02}"))).collect();
         let envelope = invalid_arguments(many);
         assert_eq!(envelope.argument_errors.len(), MAX_LISTED);
-        assert!(envelope.message.starts_with("25 problems in the arguments: /f00 is missing; "));
+        assert!(
+            envelope
+                .message
+                .starts_with("25 problems in the arguments: /f00 is missing; ")
+        );
         assert!(envelope.message.ends_with("/f19 is missing; and 5 more"));
 
-        assert_eq!(invalid_arguments(Vec::new()).message, "the arguments are invalid");
+        assert_eq!(
+            invalid_arguments(Vec::new()).message,
+            "the arguments are invalid"
+        );
     }
 
     #[test]
@@ -448,7 +463,9 @@ mod tests {
         .collect();
         assert_eq!(
             names,
-            ["null", "boolean", "integer", "number", "string", "array", "object"]
+            [
+                "null", "boolean", "integer", "number", "string", "array", "object"
+            ]
         );
     }
 }
