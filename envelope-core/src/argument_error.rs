@@ -44,6 +44,9 @@ use crate::lenient::null_as_default;
 /// `Display` writes the one-line form the envelope's message joins
 /// (`/limit must be an integer, got a string`); see
 /// [`crate::args::invalid_arguments`].
+///
+/// With the `schemars` feature: implements `schemars::JsonSchema` (schemars
+/// 1.x), for a tool's `outputSchema`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ArgumentError {
@@ -80,6 +83,9 @@ pub struct ArgumentError {
 /// Wire form: `snake_case` (`"wrong_type"`). A kind sent by a newer peer
 /// reads as [`ArgumentErrorKind::Other`]. The order of the variants is the
 /// order in which [`crate::args::invalid_arguments`] lists problems.
+///
+/// With the `schemars` feature: implements `schemars::JsonSchema` (schemars
+/// 1.x), for a tool's `outputSchema`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]

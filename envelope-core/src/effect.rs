@@ -14,6 +14,9 @@ use crate::class::ErrorClass;
 ///
 /// Together with the class it decides whether repeating the same call is
 /// safe; see [`Effect::allows_repeat`].
+///
+/// With the `schemars` feature: implements `schemars::JsonSchema` (schemars
+/// 1.x), for a tool's `outputSchema`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]

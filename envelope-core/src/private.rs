@@ -71,15 +71,19 @@ pub const fn spec(
     }
 }
 
-/// The envelope a derived arm fills in: class, category and static code
-/// set, the class's effect, everything else empty (the empty message
-/// allocates nothing). `retryable` is the class's under the retry rule
+/// The envelope a derived arm fills in: class, category, static code and
+/// message set, the class's effect, everything else empty. `retryable` is the class's under the retry rule
 /// when the class's effect is `Nothing`; for any other effect the arm
 /// applies the rule itself ([`settle`]), which adds the check step.
 #[inline]
 #[must_use]
-pub fn base(class: ErrorClass, category: UserErrorCategory, code: &'static str) -> ErrorEnvelope {
-    let mut envelope = ErrorEnvelope::unsettled(class, String::new());
+pub fn base(
+    class: ErrorClass,
+    category: UserErrorCategory,
+    code: &'static str,
+    message: String,
+) -> ErrorEnvelope {
+    let mut envelope = ErrorEnvelope::unsettled(class, message);
     envelope.retryable = class.is_retryable() && envelope.effect.allows_repeat(false);
     envelope.category = Some(category);
     envelope.code = Some(Cow::Borrowed(code));
@@ -128,10 +132,42 @@ pub fn or<T, C: Into<T>>(field: Option<T>, constant: C) -> Option<T> {
 /// The retry rule over a variant's own effect and next steps (see
 /// `Effect::allows_repeat`): `may_succeed` is the variant's `retryable`
 /// or its class's.
-#[must_use]
-pub fn settle(mut envelope: ErrorEnvelope, may_succeed: bool, idempotent: bool) -> ErrorEnvelope {
+pub fn settle(envelope: &mut ErrorEnvelope, may_succeed: bool, idempotent: bool) {
     envelope.apply_retry_rule(may_succeed, idempotent);
-    envelope
+}
+
+/// The setters of the fields a derived arm fills, one per field and named
+/// after it. Not generic: each is compiled once, here, so an arm in the
+/// user's crate is a short list of calls (a struct literal there would
+/// cost the user's compile time a store and a drop per field).
+pub mod set {
+    use serde_json::{Map, Value};
+
+    use crate::effect::Effect;
+    use crate::envelope::ErrorEnvelope;
+
+    macro_rules! setters {
+        ($($field:ident: $ty:ty,)*) => {
+            $(
+                #[doc = concat!("Sets the envelope's `", stringify!($field), "`.")]
+                pub fn $field(envelope: &mut ErrorEnvelope, value: $ty) {
+                    envelope.$field = value;
+                }
+            )*
+        };
+    }
+
+    setters! {
+        next_steps: Vec<String>,
+        details: Map<String, Value>,
+        ora_code: Option<i32>,
+        retry_after_ms: Option<u64>,
+        help_url: Option<String>,
+        suggested_tool: Option<String>,
+        fuzzy_matches: Vec<String>,
+        correlation_id: Option<String>,
+        effect: Effect,
+    }
 }
 
 /// The `more` of [`steps`] for a variant without a `next_steps` field.

@@ -8,8 +8,8 @@
 //! std's derives behave: deprecating an error type (or a variant) must not
 //! turn its own derived impls into warnings the user cannot silence.
 //!
-//! A plain variant's conversion is one `ErrorEnvelope` struct literal
-//! (`conversion`), used by `to_envelope` with the fields borrowed and by
+//! A plain variant's conversion (`conversion`) is `base` plus one setter
+//! call per field, used by `to_envelope` with the fields borrowed and by
 //! `into_envelope` with the fields moved: the `__private` helpers accept
 //! both, so the two methods share every rule.
 
@@ -333,13 +333,13 @@ fn category(p: &TokenStream, plain: &Plain) -> (TokenStream, &'static str) {
     (quote!(#p::UserErrorCategory::#ident), name)
 }
 
-/// The conversion of a plain variant: one `ErrorEnvelope` literal over
-/// `base`, with the fields it binds either borrowed (`to_envelope`) or
-/// moved (`into_envelope`); the helpers take both.
+/// The conversion of a plain variant: `base` with the message, then one
+/// setter per field the variant fills, with the fields it binds either
+/// borrowed (`to_envelope`) or moved (`into_envelope`); the helpers take
+/// both.
 ///
-/// Fields are evaluated in the order written, so the templates and
-/// `detail`s, which borrow, come before the list and tool fields, which
-/// may move.
+/// The templates and `detail`s, which borrow, are set before the list and
+/// tool fields, which may move.
 fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream {
     let class = class_path(p, plain);
     let (category, _) = category(p, plain);
@@ -359,15 +359,12 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         Template::Literal(text) => quote!(#p::text(#text)),
     };
 
+    let message = match &plain.message {
+        Message::Template(rendered) => string(rendered),
+        Message::Display => quote!(#p::display(self)),
+        Message::Generic => quote!(#p::generic(#class)),
+    };
     let mut fields: Vec<(&str, TokenStream)> = Vec::new();
-    fields.push((
-        "message",
-        match &plain.message {
-            Message::Template(rendered) => string(rendered),
-            Message::Display => quote!(#p::display(self)),
-            Message::Generic => quote!(#p::generic(#class)),
-        },
-    ));
     let templates: Vec<TokenStream> = plain.next_steps.iter().map(string).collect();
     let steps = match (templates.is_empty(), roles.next_steps) {
         (true, None) => None,
@@ -435,21 +432,29 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         fields.push(("effect", quote!(#p::Effect::#effect)));
     }
 
-    let fields = fields.into_iter().map(|(name, value)| {
+    // One setter call per field, in the order above (templates and
+    // details borrow before list and tool fields move); each setter is
+    // compiled once, in the runtime crate, so an arm stays small.
+    let envelope = Ident::new("envelope", Span::mixed_site());
+    let sets = fields.into_iter().map(|(name, value)| {
         let name = Ident::new(name, Span::call_site());
-        quote!(#name: #value)
+        quote!(#p::set::#name(&mut #envelope, #value);)
     });
-    let envelope = quote!(#p::ErrorEnvelope { #(#fields,)* ..#p::base(#class, #category, #code) });
-    if !plain.apply_rule {
-        return envelope;
-    }
     // The retry rule again, over the variant's own effect and steps.
-    let may_succeed = match plain.retryable {
-        Some(retryable) => quote!(#retryable),
-        None => quote!(#class.is_retryable()),
-    };
-    let idempotent = plain.idempotent;
-    quote!(#p::settle(#envelope, #may_succeed, #idempotent))
+    let settle = plain.apply_rule.then(|| {
+        let may_succeed = match plain.retryable {
+            Some(retryable) => quote!(#retryable),
+            None => quote!(#class.is_retryable()),
+        };
+        let idempotent = plain.idempotent;
+        quote!(#p::settle(&mut #envelope, #may_succeed, #idempotent);)
+    });
+    quote!({
+        let mut #envelope = #p::base(#class, #category, #code, #message);
+        #(#sets)*
+        #settle
+        #envelope
+    })
 }
 
 /// Whether `ty`'s last path segment is `name` (`Option`, `std::option::Option`).
