@@ -33,6 +33,18 @@
 //! - `jsonschema`: `args::parse_with_schema`, which reports every problem
 //!   in a tool's arguments at once by checking them against the argument
 //!   type's JSON Schema (the `jsonschema` crate); `args::Args` uses it.
+//! - `http`: RFC 9457 problem details for HTTP APIs:
+//!   `render::problem::problem_details` (`ErrorEnvelope::to_problem_details`,
+//!   `Envelope::to_problem_details`) gives `type`, `title`, `status`,
+//!   `detail`, `instance` and the envelope's other keys as extension
+//!   members; `render::problem::http_response` the `http::Response` with
+//!   `Content-Type: application/problem+json` and `Retry-After`;
+//!   `ErrorClass::status_code` the `http` crate's status. Uses the `http`
+//!   crate.
+//! - `axum`: every derived type and [`ErrorEnvelope`] itself implement
+//!   axum 0.8's `IntoResponse` (that problem details response), so a
+//!   handler returning `Result<Json<T>, MyError>` needs no glue. Turns on
+//!   `http`; depends on `axum-core` only, no server or runtime.
 //!
 //! [`args::parse`] turns a tool's JSON arguments into its argument type or
 //! an `INVALID_ARGUMENTS` envelope whose `argument_errors` say where each
@@ -77,11 +89,22 @@ pub mod __private {
 /// the derive never needs to know which features are on. With no
 /// integration feature enabled it expands to nothing.
 ///
-/// The macro is defined once per feature combination, selected by `cfg` here
-/// in the facade: a `cfg` written inside the expansion would be evaluated
-/// against the user's crate, whose features are not ours.
-///
-/// Under `rmcp` it emits, for the derived type `T`:
+/// It calls one helper macro per integration feature (`__envelope_rmcp`,
+/// `__envelope_axum`), each defined twice here in the facade, selected by
+/// `cfg`: with its feature it emits that feature's impls, without it
+/// nothing; so any combination of features composes. A `cfg` written
+/// inside the expansion would be evaluated against the user's crate, whose
+/// features are not ours.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __envelope_integrations {
+    (impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*]) => {
+        $crate::__envelope_rmcp! { impl [$($generics)*] for [$($ty)*] [$($where)*] }
+        $crate::__envelope_axum! { impl [$($generics)*] for [$($ty)*] [$($where)*] }
+    };
+}
+
+/// Under `rmcp`, for the derived type `T`:
 /// - `rmcp::model::IntoContents for T`: one text block with the envelope's
 ///   JSON. Through rmcp's blanket impls this makes `T` an
 ///   `IntoCallToolResult`, so a tool returning `Result<Json<Row>, T>` needs
@@ -94,7 +117,7 @@ pub mod __private {
 #[cfg(feature = "rmcp")]
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __envelope_integrations {
+macro_rules! __envelope_rmcp {
     (impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*]) => {
         #[automatically_derived]
         #[allow(deprecated)]
@@ -116,12 +139,39 @@ macro_rules! __envelope_integrations {
     };
 }
 
-/// See the `rmcp` definition above; without integration features the
-/// macro expands to nothing.
+/// Without `rmcp`: nothing.
 #[cfg(not(feature = "rmcp"))]
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __envelope_integrations {
+macro_rules! __envelope_rmcp {
+    (impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*]) => {};
+}
+
+/// Under `axum`, for the derived type `T`: `axum::response::IntoResponse
+/// for T` (axum 0.8, through `axum-core`), the envelope as an RFC 9457
+/// problem details response with the class's status and `Retry-After`
+/// (`render::problem::http_response`), so a handler returns
+/// `Result<Json<Row>, T>` with no glue.
+#[cfg(feature = "axum")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __envelope_axum {
+    (impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*]) => {
+        #[automatically_derived]
+        #[allow(deprecated)]
+        impl $($generics)* $crate::__private::axum::IntoResponse for $($ty)* $($where)* {
+            fn into_response(self) -> $crate::__private::axum::Response {
+                $crate::__private::axum::into_response(self)
+            }
+        }
+    };
+}
+
+/// Without `axum`: nothing.
+#[cfg(not(feature = "axum"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __envelope_axum {
     (impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*]) => {};
 }
 

@@ -101,6 +101,32 @@ impl VariantSpec {
         self
     }
 
+    /// Declares the operation idempotent, and sets the retryability under
+    /// the retry rule (see [`Effect::allows_repeat`]).
+    #[must_use]
+    pub const fn idempotent(mut self) -> Self {
+        self.idempotent = true;
+        if let (Some(class), Some(effect)) = (self.class, self.effect) {
+            self.retryable = Some(class.is_retryable() && effect.allows_repeat(true));
+        }
+        self
+    }
+
+    /// Sets whether a later attempt may succeed, against the class's
+    /// default, and the retryability under the retry rule. Call it after
+    /// [`with_effect`](VariantSpec::with_effect) and
+    /// [`idempotent`](VariantSpec::idempotent), which start again from the
+    /// class.
+    #[must_use]
+    pub const fn with_retryable(mut self, may_succeed: bool) -> Self {
+        let effect = match self.effect {
+            Some(effect) => effect,
+            None => Effect::Nothing,
+        };
+        self.retryable = Some(may_succeed && effect.allows_repeat(self.idempotent));
+        self
+    }
+
     /// Names the field that carries the correlation id.
     #[must_use]
     pub const fn with_correlation_id(mut self, field: &'static str) -> Self {

@@ -83,6 +83,14 @@ pub trait Envelope {
         crate::render::mcp::call_tool_result(&self.to_envelope())
     }
 
+    /// The RFC 9457 problem details of this error (feature `http`), for an
+    /// HTTP API's `application/problem+json` body (see
+    /// [`crate::render::problem::problem_details`]).
+    #[cfg(feature = "http")]
+    fn to_problem_details(&self) -> crate::render::problem::ProblemDetails {
+        crate::render::problem::problem_details(&self.to_envelope())
+    }
+
     /// The rmcp SDK's `CallToolResult` for this error (feature `rmcp`):
     /// `is_error: Some(true)`, one text block with the envelope's compact
     /// JSON and `structured_content` set to the envelope object, the same
@@ -148,6 +156,11 @@ impl Envelope for ErrorEnvelope {
         crate::render::mcp::call_tool_result(self)
     }
 
+    #[cfg(feature = "http")]
+    fn to_problem_details(&self) -> crate::render::problem::ProblemDetails {
+        crate::render::problem::problem_details(self)
+    }
+
     #[cfg(feature = "rmcp")]
     fn to_call_tool_result(&self) -> rmcp::model::CallToolResult {
         crate::render::mcp::rmcp_call_tool_result(self)
@@ -183,6 +196,11 @@ macro_rules! forward_by_ref {
 
         fn to_mcp_result(&self) -> Value {
             (**self).to_mcp_result()
+        }
+
+        #[cfg(feature = "http")]
+        fn to_problem_details(&self) -> crate::render::problem::ProblemDetails {
+            (**self).to_problem_details()
         }
 
         #[cfg(feature = "rmcp")]

@@ -398,6 +398,15 @@ impl ErrorEnvelope {
         crate::render::mcp::call_tool_result(self)
     }
 
+    /// The RFC 9457 problem details of this envelope (feature `http`), for
+    /// an HTTP API's `application/problem+json` body. See
+    /// [`crate::render::problem::problem_details`].
+    #[cfg(feature = "http")]
+    #[must_use]
+    pub fn to_problem_details(&self) -> crate::render::problem::ProblemDetails {
+        crate::render::problem::problem_details(self)
+    }
+
     /// The rmcp SDK's `CallToolResult` for this envelope (feature `rmcp`):
     /// `is_error: Some(true)`, one text block with the compact JSON and
     /// `structured_content` set to the envelope object.

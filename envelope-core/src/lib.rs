@@ -11,6 +11,9 @@
 //! - [`ToolResult`]: the result of one tool call for an LLM client, plus the
 //!   Anthropic and OpenAI message shapes.
 //! - [`render::mcp`]: the MCP `CallToolResult` JSON.
+//! - `render::problem` (feature `http`): RFC 9457 problem details
+//!   (`application/problem+json`) and the HTTP response that carries them;
+//!   with feature `axum`, `ErrorEnvelope` is an axum `IntoResponse`.
 //! - [`Envelope`] and [`VariantSpec`]: the trait the derive implements and
 //!   the static catalog of variants.
 //! - [`fuzzy::suggest`]: near-miss names for `fuzzy_matches`.

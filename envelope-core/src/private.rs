@@ -26,48 +26,21 @@ pub use crate::effect::Effect;
 pub use crate::envelope::ErrorEnvelope;
 pub use crate::role::{OptionalId, OraField, RetryField, StrList, ToolField};
 
-/// One plain variant's catalog entry, in a single constant call (a chain
-/// of `with_*` calls per variant costs compile time in large enums).
-/// `effect` and `retryable` are the variant's attributes; `None` takes the
-/// class's.
-#[allow(clippy::too_many_arguments)] // one per field of the spec
+/// One plain variant's catalog entry with the class's defaults (category,
+/// effect, retryability); the derive chains `VariantSpec`'s `with_*`
+/// methods only for what a variant sets beyond them, so a large enum's
+/// catalog stays short.
 #[must_use]
 pub const fn spec(
     name: &'static str,
     class: ErrorClass,
     code: &'static str,
-    category: UserErrorCategory,
-    suggested_tool: Option<&'static str>,
-    next_steps: &'static [&'static str],
     message: Option<&'static str>,
-    help_url: Option<&'static str>,
-    effect: Option<Effect>,
-    idempotent: bool,
-    retryable: Option<bool>,
-    correlation_id: Option<&'static str>,
 ) -> VariantSpec {
-    let effect = match effect {
-        Some(effect) => effect,
-        None => class.default_effect(),
-    };
-    let may_succeed = match retryable {
-        Some(retryable) => retryable,
-        None => class.is_retryable(),
-    };
-    VariantSpec {
-        name,
-        code: Some(code),
-        class: Some(class),
-        category: Some(category),
-        suggested_tool,
-        next_steps,
-        message,
-        help_url,
-        effect: Some(effect),
-        idempotent,
-        retryable: Some(may_succeed && effect.allows_repeat(idempotent)),
-        correlation_id,
-        transparent: false,
+    let spec = VariantSpec::new(name).with_class(class).with_code(code);
+    match message {
+        Some(template) => spec.with_message(template),
+        None => spec,
     }
 }
 
@@ -287,6 +260,22 @@ pub fn details<const N: usize>(entries: [(&'static str, Value); N]) -> Map<Strin
         .into_iter()
         .map(|(key, value)| (String::from(key), value))
         .collect()
+}
+
+/// What the facade's `integrations!` macro names under the `axum` feature:
+/// the trait it implements and the body of that impl.
+#[cfg(feature = "axum")]
+pub mod axum {
+    pub use axum_core::response::{IntoResponse, Response};
+
+    use crate::convert::Envelope;
+
+    /// The error as a problem details response (see
+    /// `render::problem::http_response`).
+    #[must_use]
+    pub fn into_response<E: Envelope>(error: E) -> Response {
+        IntoResponse::into_response(error.into_envelope())
+    }
 }
 
 /// What the facade's `integrations!` macro names under the `rmcp` feature:

@@ -295,6 +295,10 @@ fn other_never_quotes_the_value() {
         envelope.message,
         "1 problem in the arguments: /token is invalid"
     );
+    assert_eq!(
+        envelope.to_json_string(),
+        r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"1 problem in the arguments: /token is invalid","next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":[{"path":"/token","kind":"other","received":"string"}]}"#
+    );
     assert!(!envelope.to_json_string().contains("hunter2"));
 }
 
@@ -302,6 +306,15 @@ fn other_never_quotes_the_value() {
 fn wrong_type_never_quotes_the_value() {
     let envelope =
         args::parse::<Query>(json!({"table": "T", "limit": "sk-live-0123456789"})).unwrap_err();
+    assert_eq!(
+        envelope.to_json_string(),
+        r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"1 problem in the arguments: /limit must be an integer, got a string","next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":[{"path":"/limit","kind":"wrong_type","expected":"an integer","received":"string"}]}"#
+    );
+    assert_eq!(
+        envelope.to_string(),
+        "INVALID_ARGUMENTS: 1 problem in the arguments: /limit must be an integer, got a string\n\
+         next step: fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"
+    );
     assert!(
         !envelope.to_json_string().contains("sk-live"),
         "{envelope:?}"
@@ -458,6 +471,11 @@ fn invalid_arguments_from_a_servers_own_checks() {
         )
     );
     assert_eq!(envelope.next_steps, [NEXT_STEP]);
+    // The builder only sets the list; `invalid_arguments` writes the rest.
+    let listed = ErrorEnvelope::new(ErrorClass::InvalidArguments, "days is 30")
+        .with_argument_errors(envelope.argument_errors.clone());
+    assert_eq!(listed.argument_errors, envelope.argument_errors);
+    assert_eq!(listed.message, "days is 30");
 }
 
 // ---------------------------------------------------------------------------
@@ -716,6 +734,10 @@ mod with_schema {
         assert_eq!(
             problems(&envelope),
             json!([{"path": "/token", "kind": "other", "received": "string"}])
+        );
+        assert_eq!(
+            envelope.to_json_string(),
+            r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"1 problem in the arguments: /token is invalid","next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":[{"path":"/token","kind":"other","received":"string"}]}"#
         );
         assert!(!envelope.to_json_string().contains("hunter2"));
     }

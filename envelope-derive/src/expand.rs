@@ -48,6 +48,13 @@ fn impls(model: &Model) -> TokenStream {
     let input = model.input;
     let krate = &model.krate;
     let p = quote!(#krate::__private);
+    // Inside the generated bodies, the support module goes by a short
+    // local alias: a 1000-variant enum repeats it tens of thousands of
+    // times, and every token costs the user's compile time. (The alias is
+    // declared in each body, so no user item can take its place.)
+    let alias = Ident::new("__envelope", Span::mixed_site());
+    let use_alias = quote!(use #krate::__private as #alias;);
+    let q = quote!(#alias);
     let ident = input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
     let where_clause = model
@@ -64,17 +71,17 @@ fn impls(model: &Model) -> TokenStream {
                 let (body, merge) = constant(plain);
                 Arm { variant, pattern: pattern(input, variant, &[]), body, merge }
             }
-            Kind::Transparent(i) => delegate(&p, input, variant, *i, &method),
+            Kind::Transparent(i) => delegate(&q, input, variant, *i, &method),
             Kind::With(i, path) => {
                 let (pattern, built) = with(input, variant, *i, path);
-                let body = quote!(<#p::ErrorEnvelope as #p::Envelope>::#method(&#built));
+                let body = quote!(<#q::ErrorEnvelope as #q::Envelope>::#method(&#built));
                 Arm { variant, pattern, body, merge: None }
             }
         });
-        matched(quote!(self), arms)
+        matched(quote!(self), &use_alias, arms)
     };
     let error_class = accessor("error_class", &|plain| {
-        (class_path(&p, plain), Some(plain.class))
+        (class_path(&q, plain), Some(plain.class))
     });
     // The trait's provided `user_category` is the class's default
     // category: only a type with a `category` attribute or a delegating
@@ -86,7 +93,7 @@ fn impls(model: &Model) -> TokenStream {
             .all(|kind| matches!(kind, Kind::Plain(plain) if plain.category.is_none()));
     let user_category = (!defaults_only).then(|| {
         let arms = accessor("user_category", &|plain| {
-            let (path, name) = category(&p, plain);
+            let (path, name) = category(&q, plain);
             (path, Some(name))
         });
         quote! {
@@ -98,26 +105,27 @@ fn impls(model: &Model) -> TokenStream {
     });
     let code = accessor("code", &|plain| {
         let code = &plain.code;
-        (quote!(#p::Some(#code)), None)
+        (quote!(#q::Some(#code)), None)
     });
 
     let to_envelope = matched(
         quote!(self),
+        &use_alias,
         pairs.iter().map(|&(variant, kind)| match kind {
             Kind::Plain(plain) => Arm {
                 variant,
                 pattern: pattern(input, variant, &plain.bound),
-                body: conversion(&p, variant, plain),
+                body: conversion(&q, variant, plain),
                 merge: None,
             },
             Kind::Transparent(i) => filled(
-                &p,
+                &q,
                 model,
-                delegate(&p, input, variant, *i, &format_ident!("to_envelope")),
+                delegate(&q, input, variant, *i, &format_ident!("to_envelope")),
             ),
             Kind::With(i, path) => {
                 let (pattern, body) = with(input, variant, *i, path);
-                filled(&p, model, Arm { variant, pattern, body, merge: None })
+                filled(&q, model, Arm { variant, pattern, body, merge: None })
             }
         }),
     );
@@ -134,22 +142,23 @@ fn impls(model: &Model) -> TokenStream {
         .then(|| {
             let arms = matched(
                 quote!(self),
+                &use_alias,
                 pairs.iter().map(|&(variant, kind)| match kind {
                     Kind::Plain(plain) if plain.moves() => Arm {
                         variant,
                         pattern: pattern(input, variant, &plain.bound),
-                        body: conversion(&p, variant, plain),
+                        body: conversion(&q, variant, plain),
                         merge: None,
                     },
                     Kind::Transparent(i) => filled(
-                        &p,
+                        &q,
                         model,
-                        delegate(&p, input, variant, *i, &format_ident!("into_envelope")),
+                        delegate(&q, input, variant, *i, &format_ident!("into_envelope")),
                     ),
                     Kind::Plain(_) | Kind::With(..) => Arm {
                         variant,
                         pattern: pattern(input, variant, &[]),
-                        body: quote!(<Self as #p::Envelope>::to_envelope(&self)),
+                        body: quote!(<Self as #q::Envelope>::to_envelope(&self)),
                         merge: Some("to_envelope"),
                     },
                 }),
@@ -160,7 +169,8 @@ fn impls(model: &Model) -> TokenStream {
                 }
             }
         });
-    let specs = pairs.iter().map(|(variant, kind)| spec(&p, variant, kind));
+    let specs = pairs.iter().map(|(variant, kind)| spec(&q, variant, kind));
+    let catalog_alias = (!pairs.is_empty()).then_some(&use_alias);
     let cfgs = pairs.iter().map(|(variant, _)| &variant.cfgs);
 
     quote! {
@@ -186,7 +196,10 @@ fn impls(model: &Model) -> TokenStream {
             #into_envelope
 
             fn catalog() -> &'static [#p::VariantSpec] {
-                const CATALOG: &[#p::VariantSpec] = &[#(#(#cfgs)* #specs,)*];
+                const CATALOG: &[#p::VariantSpec] = {
+                    #catalog_alias
+                    &[#(#(#cfgs)* #specs,)*]
+                };
                 CATALOG
             }
         }
@@ -217,12 +230,14 @@ fn impls(model: &Model) -> TokenStream {
     }
 }
 
-/// `match #scrutinee { arms }`, with arms that share a merge key joined
+/// `match #scrutinee { arms }` after the alias of the support module, with
+/// arms that share a merge key joined
 /// into one or-pattern arm (one body to type-check and compile instead of
 /// one per variant, which keeps large enums cheap). Variants under `#[cfg]`
 /// keep their own arm. An empty enum gets `match *self {}`.
 fn matched<'v, 'a: 'v>(
     scrutinee: TokenStream,
+    use_alias: &TokenStream,
     arms: impl Iterator<Item = Arm<'v, 'a>>,
 ) -> TokenStream {
     let mut merged: Vec<(&'static str, Vec<TokenStream>, TokenStream)> = Vec::new();
@@ -247,7 +262,10 @@ fn matched<'v, 'a: 'v>(
     for (_, patterns, body) in merged {
         out.extend(quote!(#(#patterns)|* => #body,));
     }
-    quote!(match #scrutinee { #out })
+    quote!({
+        #use_alias
+        match #scrutinee { #out }
+    })
 }
 
 /// A delegating arm whose envelope takes the container defaults it lacks
@@ -598,34 +616,44 @@ fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
     };
     let class = class_path(p, plain);
     let code = &plain.code;
-    let (category, _) = category(p, plain);
-    let option = |value: Option<TokenStream>| match value {
-        Some(value) => quote!(#p::Some(#value)),
-        None => quote!(#p::None),
-    };
-    let tool = option(plain.tool.as_ref().map(|tool| quote!(#tool)));
-    let steps = plain.next_steps.iter().map(|r| &r.template.lit);
-    let message = option(match &plain.message {
+    let message = match &plain.message {
         Message::Template(rendered) => {
             let lit = &rendered.template.lit;
-            Some(quote!(#lit))
+            quote!(#p::Some(#lit))
         }
-        Message::Generic => Some(quote!(#class.generic_message())),
-        Message::Display => None,
-    });
-    let help_url = option(plain.help_url.as_ref().map(|url| quote!(#url)));
-    let effect = option(plain.effect.map(|effect| {
+        Message::Generic => quote!(#p::Some(#class.generic_message())),
+        Message::Display => quote!(#p::None),
+    };
+    // Only what differs from the class's defaults, in the order the
+    // setters expect (effect, idempotent, then retryable).
+    let mut chain = Vec::new();
+    if plain.category.is_some() {
+        let (category, _) = category(p, plain);
+        chain.push(quote!(with_category(#category)));
+    }
+    if let Some(tool) = &plain.tool {
+        chain.push(quote!(with_suggested_tool(#tool)));
+    }
+    if !plain.next_steps.is_empty() {
+        let steps = plain.next_steps.iter().map(|r| &r.template.lit);
+        chain.push(quote!(with_next_steps(&[#(#steps),*])));
+    }
+    if let Some(url) = &plain.help_url {
+        chain.push(quote!(with_help_url(#url)));
+    }
+    if let Some(effect) = plain.effect {
         let effect = Ident::new(effect, Span::call_site());
-        quote!(#p::Effect::#effect)
-    }));
-    let idempotent = plain.idempotent;
-    let retryable = option(plain.retryable.map(|retryable| quote!(#retryable)));
-    let correlation_id = option(plain.roles.correlation_id.map(|index| {
-        let name = variant.fields[index].name.to_string();
-        quote!(#name)
-    }));
-    quote!(#p::spec(
-        #name, #class, #code, #category, #tool, &[#(#steps),*], #message, #help_url,
-        #effect, #idempotent, #retryable, #correlation_id
-    ))
+        chain.push(quote!(with_effect(#p::Effect::#effect)));
+    }
+    if plain.idempotent {
+        chain.push(quote!(idempotent()));
+    }
+    if let Some(retryable) = plain.retryable {
+        chain.push(quote!(with_retryable(#retryable)));
+    }
+    if let Some(index) = plain.roles.correlation_id {
+        let field = variant.fields[index].name.to_string();
+        chain.push(quote!(with_correlation_id(#field)));
+    }
+    quote!(#p::spec(#name, #class, #code, #message) #(.#chain)*)
 }

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{DbError, object_not_found, samples};
-use envelope::{Envelope, ErrorClass, ErrorEnvelope, UserErrorCategory};
+use envelope::{Envelope, ErrorClass, ErrorEnvelope, ToolResult, UserErrorCategory};
 
 #[test]
 fn derived_envelopes_equal_hand_written_for_every_variant() {
@@ -30,30 +30,112 @@ fn derived_envelopes_equal_hand_written_for_every_variant() {
     }
 }
 
+/// The check step the retry rule puts first for a class whose call may
+/// have taken effect.
+const CHECK: &str = "the call may have taken effect: check its result before repeating it";
+
+/// The expected JSON text and tool-result category of every sample, in
+/// order, written out: not computed by the serializer under test.
+fn expected_json() -> [(String, UserErrorCategory); 12] {
+    use UserErrorCategory as U;
+    [
+        (
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"object EMPLOYES does not exist","suggested_tool":"schema_inspect","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"next_steps":["check the spelling of EMPLOYES"],"code":"OBJECT_NOT_FOUND","category":"NotFound"}"#.to_owned(),
+            U::NotFound,
+        ),
+        (
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"column SALARY_EUR does not exist in table EMPLOYEES","suggested_tool":"describe_table","fuzzy_matches":["SALARY","SALARY_USD","SALARY_GBP"],"code":"COLUMN_NOT_FOUND","category":"NotFound"}"#.to_owned(),
+            U::NotFound,
+        ),
+        (
+            r#"{"isError":true,"error_class":"SYNTAX_ERROR","message":"syntax error at line 3, column 17: unexpected token `FORM`","next_steps":["fix the statement and call again"],"code":"SYNTAX","category":"Validation"}"#.to_owned(),
+            U::Validation,
+        ),
+        (
+            r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"argument `limit` is invalid: must be between 1 and 1000","next_steps":["read the tool's input schema","call again with a corrected `limit`"],"code":"INVALID_ARGUMENT","category":"Validation"}"#.to_owned(),
+            U::Validation,
+        ),
+        (
+            r#"{"isError":true,"error_class":"ALREADY_EXISTS","message":"table AUDIT_LOG already exists","code":"ALREADY_EXISTS","category":"Duplicate"}"#.to_owned(),
+            U::Duplicate,
+        ),
+        (
+            r#"{"isError":true,"error_class":"PRECONDITION_FAILED","message":"this call needs a write lease","next_steps":["call acquire_lease first"],"code":"LEASE_REQUIRED","category":"WorkflowDependency"}"#.to_owned(),
+            U::WorkflowDependency,
+        ),
+        (
+            r#"{"isError":true,"error_class":"UNAUTHENTICATED","message":"login failed for ada","suggested_tool":"login","code":"LOGIN","category":"WorkflowDependency"}"#.to_owned(),
+            U::WorkflowDependency,
+        ),
+        (
+            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"privilege CREATE TABLE is required","ora_code":1031,"code":"PRIVILEGE","category":"Validation"}"#.to_owned(),
+            U::Validation,
+        ),
+        (
+            r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait, then retry the same call"],"retry_after_ms":250,"code":"BUSY","category":"Technical","retryable":true}"#.to_owned(),
+            U::Technical,
+        ),
+        (
+            format!(
+                r#"{{"isError":true,"error_class":"TIMEOUT","message":"the query timed out after 30000 ms","next_steps":["{CHECK}","narrow the query"],"retry_after_ms":1000,"code":"TIMEOUT","category":"Technical","effect":"unknown"}}"#
+            ),
+            U::Technical,
+        ),
+        (
+            format!(
+                r#"{{"isError":true,"error_class":"CONNECTION_FAILED","message":"the server could not reach a service it depends on","next_steps":["{CHECK}"],"retry_after_ms":1500,"code":"CONNECTION","category":"Technical","effect":"unknown"}}"#
+            ),
+            U::Technical,
+        ),
+        (
+            format!(
+                r#"{{"isError":true,"error_class":"INTERNAL","message":"an internal error occurred; changing the call will not help","next_steps":["{CHECK}"],"code":"INTERNAL","category":"Technical","effect":"unknown","help_url":"https://example.test/errors/internal"}}"#
+            ),
+            U::Technical,
+        ),
+    ]
+}
+
 #[test]
 fn every_json_path_writes_the_seed_bytes() {
-    for error in samples() {
-        let serde = serde_json::to_string(&error.hand_to_envelope()).unwrap();
-        assert_eq!(Envelope::to_json_string(&error), serde, "{error:?}");
-        assert_eq!(error.to_envelope().to_json_string(), serde, "{error:?}");
-        assert_eq!(common::serde_json_string(&error), serde);
+    for (error, (expected, category)) in samples().into_iter().zip(expected_json()) {
+        assert_eq!(Envelope::to_json_string(&error), expected, "{error:?}");
+        assert_eq!(error.to_envelope().to_json_string(), expected, "{error:?}");
+        assert_eq!(
+            error.hand_to_envelope().to_json_string(),
+            expected,
+            "{error:?}"
+        );
+        assert_eq!(common::serde_json_string(&error), expected, "{error:?}");
         // The seed's `Value` path sorts keys, so compare it as JSON.
         let seed: serde_json::Value =
             serde_json::from_str(&common::seed_json_string(error.clone())).unwrap();
         assert_eq!(
             seed,
-            serde_json::from_str::<serde_json::Value>(&serde).unwrap()
+            serde_json::from_str::<serde_json::Value>(&expected).unwrap(),
+            "{error:?}"
         );
         let derived = error.to_tool_result("call_42");
-        let seed = common::seed_tool_result(error.clone(), "call_42");
-        assert_eq!(derived.content, serde);
         assert_eq!(
-            (
-                &derived.tool_call_id,
-                derived.is_error,
-                derived.error_category
-            ),
-            (&seed.tool_call_id, seed.is_error, seed.error_category)
+            derived,
+            ToolResult {
+                tool_call_id: "call_42".to_owned(),
+                content: expected.clone(),
+                is_error: true,
+                error_category: Some(category),
+            },
+            "{error:?}"
+        );
+        assert_eq!(
+            common::seed_tool_result(error.clone(), "call_42"),
+            ToolResult {
+                tool_call_id: "call_42".to_owned(),
+                // The seed writes its content from a `Value`.
+                content: common::seed_json_string(error.clone()),
+                is_error: true,
+                error_category: Some(category),
+            },
+            "{error:?}"
         );
         assert_eq!(derived, error.to_envelope().to_tool_result("call_42"));
     }

@@ -124,17 +124,42 @@ fn secret_never_rendered() {
         user: "ada".into(),
         password: "hunter2".into(),
     };
-    assert_eq!(
-        json(&err),
-        r#"{"isError":true,"error_class":"UNAUTHENTICATED","message":"login failed for ada","code":"LOGIN_FAILED","category":"WorkflowDependency","help_url":"https://example.com/db-errors"}"#
-    );
+    let expected = r#"{"isError":true,"error_class":"UNAUTHENTICATED","message":"login failed for ada","code":"LOGIN_FAILED","category":"WorkflowDependency","help_url":"https://example.com/db-errors"}"#;
+    assert_eq!(json(&err), expected);
     assert!(
         err.to_string().contains("hunter2"),
         "Display still has it; the envelope must not"
     );
-    assert!(!err.to_tool_result("c").content.contains("hunter2"));
-    assert!(!err.to_mcp_result().to_string().contains("hunter2"));
-    assert!(!err.into_envelope().to_json_string().contains("hunter2"));
+    // Each renderer, positively (a whole value) and negatively: an empty
+    // or `null` rendering must not pass as "no secret".
+    let result = err.to_tool_result("c");
+    assert_eq!(result.content, expected);
+    assert_eq!(
+        result.error_category,
+        Some(UserErrorCategory::WorkflowDependency)
+    );
+    assert!(!result.content.contains("hunter2"));
+    let mcp = err.to_mcp_result();
+    assert_eq!(
+        mcp,
+        serde_json::json!({
+            "content": [{"type": "text", "text": expected}],
+            "structuredContent": {
+                "isError": true,
+                "error_class": "UNAUTHENTICATED",
+                "message": "login failed for ada",
+                "code": "LOGIN_FAILED",
+                "category": "WorkflowDependency",
+                "help_url": "https://example.com/db-errors"
+            },
+            "isError": true,
+            "resultType": "complete"
+        })
+    );
+    assert!(!mcp.to_string().contains("hunter2"));
+    let owned = err.into_envelope().to_json_string();
+    assert_eq!(owned, expected);
+    assert!(!owned.contains("hunter2"));
 }
 
 #[test]

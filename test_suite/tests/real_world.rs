@@ -381,7 +381,11 @@ mod against_oraclemcp_error {
         let their_steps: Vec<&String> = theirs.next_steps.iter().collect();
         assert_eq!(steps, their_steps, "next_steps of {input}");
         if let Some(check) = check {
-            assert_eq!(ours.next_steps.first().map(String::as_str), Some(check), "{input}");
+            assert_eq!(
+                ours.next_steps.first().map(String::as_str),
+                Some(check),
+                "{input}"
+            );
         }
         assert_eq!(
             ours.retry_after_ms, theirs.retry_after_ms,
@@ -397,7 +401,11 @@ mod against_oraclemcp_error {
             Some(wire_name(theirs.error_class).as_str()),
             "code of {input}"
         );
-        assert_eq!(ours.effect, ours.error_class.default_effect(), "effect of {input}");
+        assert_eq!(
+            ours.effect,
+            ours.error_class.default_effect(),
+            "effect of {input}"
+        );
         assert_eq!(
             ours.retryable,
             theirs.error_class.is_retryable() && ours.effect.allows_repeat(false),
@@ -835,24 +843,85 @@ mod code_mode_port {
                 actual_hash: ACTUAL_HASH.into(),
             },
         ];
-        for error in &errors {
+        const INVALID: (&str, &str, &str) = (
+            "the approval token is not valid",
+            r#"{"isError":true,"error_class":"UNAUTHENTICATED","message":"the approval token is not valid","suggested_tool":"validate_code","next_steps":["pass the token exactly as validate_code returned it, or validate the code again"],"code":"TOKEN_INVALID","category":"WorkflowDependency"}"#,
+            "UNAUTHENTICATED (TOKEN_INVALID): the approval token is not valid\n\
+             suggested tool: validate_code\n\
+             next step: pass the token exactly as validate_code returned it, or validate the code again",
+        );
+        const MISMATCH: (&str, &str, &str) = (
+            "the code differs from the code that was validated",
+            r#"{"isError":true,"error_class":"PRECONDITION_FAILED","message":"the code differs from the code that was validated","suggested_tool":"validate_code","next_steps":["send exactly the validated code, or call validate_code on the changed code first"],"code":"CODE_MISMATCH","category":"WorkflowDependency"}"#,
+            "PRECONDITION_FAILED (CODE_MISMATCH): the code differs from the code that was validated\n\
+             suggested tool: validate_code\n\
+             next step: send exactly the validated code, or call validate_code on the changed code first",
+        );
+        let expected = [INVALID, INVALID, MISMATCH];
+        for (error, (message, json, text)) in errors.iter().zip(expected) {
             let display = error.to_string();
             assert!(secrets.iter().any(|s| display.contains(s)), "{display}");
+            // Each rendering is what it should be (so an empty or `null`
+            // one cannot pass the leak check below), then leak-free.
+            let result = error.to_tool_result("call_1");
+            assert_eq!(
+                serde_json::to_value(&result).unwrap(),
+                serde_json::json!({
+                    "tool_call_id": "call_1",
+                    "content": json,
+                    "is_error": true,
+                    "error_category": "WorkflowDependency"
+                })
+            );
+            let mcp = error.to_mcp_result();
+            assert_eq!(
+                mcp,
+                serde_json::json!({
+                    "content": [{"type": "text", "text": json}],
+                    "structuredContent": serde_json::from_str::<serde_json::Value>(json).unwrap(),
+                    "isError": true,
+                    "resultType": "complete"
+                })
+            );
             let renderings = [
-                error.to_envelope().message,
-                error.to_envelope().to_json_string(),
-                error.to_envelope().to_string(),
-                serde_json::to_string(&error.to_tool_result("call_1")).unwrap_or_default(),
-                error.to_mcp_result().to_string(),
+                (error.to_envelope().message, message),
+                (error.to_envelope().to_json_string(), json),
+                (error.to_envelope().to_string(), text),
             ];
+            for (rendered, expected) in &renderings {
+                assert_eq!(rendered, expected);
+            }
+            let renderings = renderings
+                .into_iter()
+                .map(|(rendered, _)| rendered)
+                .chain([serde_json::to_string(&result).unwrap(), mcp.to_string()]);
             for text in renderings {
                 for secret in secrets {
                     assert!(!text.contains(secret), "{secret} leaked into {text}");
                 }
             }
         }
-        for error in code_mode::samples() {
-            let message = error.to_envelope().message;
+        let messages: Vec<String> = code_mode::samples()
+            .iter()
+            .map(|error| error.to_envelope().message)
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "the approval token has expired",
+                "the approval token is not valid",
+                "the code differs from the code that was validated",
+                "the schema or permissions changed since the code was validated",
+                "the approval token was issued to a different user",
+                "the server could not reach a service it depends on",
+                "the script did not finish within 30 s",
+                "the code has not been validated",
+                "an internal error occurred; changing the call will not help",
+                "path parameter `id` must be a declared placeholder",
+                "build the path with a template literal: api.get(`/orders/${id}`)",
+            ]
+        );
+        for message in messages {
             for secret in secrets {
                 assert!(!message.contains(secret), "{secret} in {message}");
             }
@@ -863,8 +932,27 @@ mod code_mode_port {
     /// The server faults keep their internals (hosts, paths) out.
     #[test]
     fn server_faults_keep_internals_in_the_logs() {
+        // The server faults' whole JSON (their `Display` holds a host, a
+        // path and an isolate number), so an empty rendering cannot pass.
+        let server_faults: Vec<String> = code_mode::samples()
+            .iter()
+            .filter(|error| error.error_class().owner() == Owner::Server)
+            .map(|error| error.to_envelope().to_json_string())
+            .collect();
+        assert_eq!(
+            server_faults,
+            [
+                r#"{"isError":true,"error_class":"CONNECTION_FAILED","message":"the server could not reach a service it depends on","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"BACKEND_ERROR","category":"Technical","effect":"unknown"}"#,
+                r#"{"isError":true,"error_class":"TIMEOUT","message":"the script did not finish within 30 s","next_steps":["the call may have taken effect: check its result before repeating it","retry later, or make the script do less work per call"],"code":"TIMEOUT","category":"Technical","effect":"unknown"}"#,
+                r#"{"isError":true,"error_class":"INTERNAL","message":"an internal error occurred; changing the call will not help","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"RUNTIME_ERROR","category":"Technical","effect":"unknown"}"#,
+            ]
+        );
         for error in code_mode::samples() {
             let json = error.to_envelope().to_json_string();
+            assert!(
+                json.starts_with(r#"{"isError":true,"error_class":""#),
+                "{json}"
+            );
             for internal in ["10.0.3.7", "/srv/runtime", "isolate"] {
                 assert!(!json.contains(internal), "{internal} in {json}");
             }
@@ -881,7 +969,7 @@ mod chat {
     use super::*;
 
     fn wire(result: &ToolResult) -> String {
-        serde_json::to_string(result).unwrap_or_default()
+        serde_json::to_string(result).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The exact wire form of `multi-llm`'s `ToolResult`, from its
@@ -1081,8 +1169,19 @@ mod quickstart_example {
         for ((_, error), json) in examples.iter().zip(expected) {
             assert_eq!(ErrorEnvelope::from(error).to_json_string(), json);
             let result = error.to_tool_result("call_1");
+            assert_eq!(result.content, json);
             assert!(!result.content.contains("hunter2"));
-            assert!(!error.to_mcp_result().to_string().contains("hunter2"));
+            let mcp = error.to_mcp_result();
+            assert_eq!(
+                mcp,
+                serde_json::json!({
+                    "content": [{"type": "text", "text": json}],
+                    "structuredContent": serde_json::from_str::<serde_json::Value>(json).unwrap(),
+                    "isError": true,
+                    "resultType": "complete"
+                })
+            );
+            assert!(!mcp.to_string().contains("hunter2"));
         }
     }
 }

@@ -496,6 +496,11 @@ fn unrecognised_errors_fall_back_without_text() {
     let anyhow = anyhow::Error::new(Opaque).context("while talking to db.internal");
     assert_eq!(from_error(anyhow.as_ref()).to_json_string(), FALLBACK_JSON);
     let text = from_error(anyhow.as_ref()).to_string();
+    assert_eq!(
+        text,
+        "INTERNAL (UNCLASSIFIED): an internal error occurred; changing the call will not help\n\
+         next step: the call may have taken effect: check its result before repeating it"
+    );
     assert!(
         !text.contains("secret") && !text.contains("internal:"),
         "{text}"

@@ -15,7 +15,7 @@ const MAX_BUILT: usize = 100;
 /// The problems found, and how many more were counted but not built.
 pub(super) struct Found {
     pub(super) problems: Vec<ArgumentError>,
-    pub(super) uncounted: usize,
+    pub(super) omitted: usize,
 }
 
 impl Found {
@@ -23,7 +23,7 @@ impl Found {
         if self.problems.len() < MAX_BUILT {
             self.problems.push(problem());
         } else {
-            self.uncounted += 1;
+            self.omitted += 1;
         }
     }
 }
@@ -34,7 +34,7 @@ pub(super) fn problems(schema: &Value, arguments: &Value) -> Option<Found> {
     let validator = jsonschema::validator_for(schema).ok()?;
     let mut found = Found {
         problems: Vec::new(),
-        uncounted: 0,
+        omitted: 0,
     };
     for error in validator.iter_errors(arguments) {
         collect(&error, schema, &mut found);

@@ -172,7 +172,7 @@ where
     let Some(found) = from_schema::problems(schema.as_value(), &arguments) else {
         return Err(invalid_arguments(vec![first]));
     };
-    Err(summarize(merge(found.problems, first), found.uncounted))
+    Err(summarize(merge(found.problems, first), found.omitted))
 }
 
 /// Keeps serde's `first` problem unless the schema already reports it,
@@ -237,16 +237,24 @@ pub fn invalid_arguments(problems: Vec<ArgumentError>) -> ErrorEnvelope {
     summarize(problems, 0)
 }
 
-/// [`invalid_arguments`], with `uncounted` more problems that were found
+/// [`invalid_arguments`], with `omitted` more problems that were found
 /// but not built.
-fn summarize(mut problems: Vec<ArgumentError>, uncounted: usize) -> ErrorEnvelope {
+fn summarize(mut problems: Vec<ArgumentError>, omitted: usize) -> ErrorEnvelope {
+    // The rest of the order only makes equal problems neighbours for dedup.
     problems.sort_by(|a, b| {
         a.kind
             .cmp(&b.kind)
             .then_with(|| compare_paths(&a.path, &b.path))
+            .then_with(|| {
+                (&a.expected, &a.received, &a.suggestions).cmp(&(
+                    &b.expected,
+                    &b.received,
+                    &b.suggestions,
+                ))
+            })
     });
     problems.dedup();
-    let total = problems.len() + uncounted;
+    let total = problems.len() + omitted;
     problems.truncate(MAX_LISTED);
     let message = match total {
         0 => String::from("the arguments are invalid"),
