@@ -176,6 +176,18 @@ async fn not_found() {
             r#""suggested_tool":"list_tables"}"#
         )
     );
+    let response = format!(
+        "```http\nHTTP/1.1 404 Not Found\ncontent-type: {}\ncontent-length: {}\n\n{}\n```",
+        answer.headers["content-type"], answer.headers["content-length"], answer.body
+    );
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("the README");
+    let shown = readme
+        .split_once("<!-- http:response:start -->\n")
+        .and_then(|(_, rest)| rest.split_once("\n<!-- http:response:end -->"))
+        .expect("the README's response block")
+        .0;
+    assert_eq!(shown, response, "README.md, \"HTTP APIs: problem details\"");
 }
 
 #[tokio::test]
@@ -389,4 +401,28 @@ async fn bad_input() {
         answer.problem_headers(Some("18446744073709552"))
     );
     assert_eq!(answer.json()["retry_after_ms"], json!(u64::MAX));
+}
+
+/// The derived impl holds for generic and borrowing types too.
+#[test]
+fn generic_types_are_responses() {
+    use axum::response::IntoResponse;
+    use envelope::Envelope;
+
+    #[derive(Debug, Envelope)]
+    enum Lookup<'a, K: std::fmt::Display> {
+        #[envelope(class = ObjectNotFound, message = "no {kind} with key {key}")]
+        Missing { kind: &'a str, key: K },
+    }
+
+    let response = Lookup::Missing {
+        kind: "order",
+        key: 7,
+    }
+    .into_response();
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        response.headers()["content-type"],
+        "application/problem+json"
+    );
 }
