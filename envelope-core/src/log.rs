@@ -33,7 +33,15 @@ pub const MAX_SOURCES: usize = 32;
 /// a `secret` field reaches the log only if the error's own `Display`
 /// prints it. The envelope returned is exactly `error.to_envelope()`.
 pub fn report<E: Envelope + Error + ?Sized>(error: &E) -> ErrorEnvelope {
-    let envelope = error.to_envelope();
+    report_as(error, error.to_envelope())
+}
+
+/// Like [`report`], for an envelope the server has already built or
+/// amended (a correlation id added with
+/// [`ErrorEnvelope::with_correlation_id`], say): the event's class, code,
+/// effect, retryability and id come from `envelope`, its `Display` text and
+/// `source()` chain from `error`. Returns `envelope` unchanged.
+pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> ErrorEnvelope {
     let mut chain = Vec::new();
     let mut next = error.source();
     while let Some(source) = next {

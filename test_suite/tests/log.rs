@@ -174,3 +174,24 @@ fn control_characters_are_escaped_in_the_log() {
     assert_eq!(events[0].fields["error.correlation_id"], "\"id\\n\\u{1b}[31m\"");
     assert_eq!(events[0].level, Level::ERROR);
 }
+
+#[test]
+fn report_as_logs_the_amended_envelope() {
+    let error = DbError::Login {
+        user: "ada".into(),
+        password: "hunter2".into(),
+    };
+    let mut returned = None;
+    let events = capture(|| {
+        let envelope = error.to_envelope().with_correlation_id("call-7");
+        returned = Some(envelope::log::report_as(&error, envelope));
+    });
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].level, Level::INFO);
+    assert_eq!(events[0].fields["error.correlation_id"], "\"call-7\"");
+    assert_eq!(events[0].fields["error.display"], "\"login failed for ada\"");
+    assert_eq!(
+        returned.unwrap().to_json_string(),
+        r#"{"isError":true,"error_class":"UNAUTHENTICATED","message":"login failed for ada","code":"LOGIN","category":"WorkflowDependency","correlation_id":"call-7"}"#
+    );
+}
