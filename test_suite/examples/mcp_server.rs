@@ -30,6 +30,15 @@
 //! the plain text "failed to deserialize parameters: ..." naming one
 //! problem; the envelope adds the class, every path and the suggestions.
 //! Each tool's `inputSchema` stays exactly `T`'s.
+//!
+//! Every tool error passes through `CatalogServer::fail` once: it gets a
+//! correlation id (`call-1`, `call-2`, ...), which the model sees in the
+//! envelope, and is logged for the operator with `envelope::log::report_as`
+//! (its full `Display`, `source()` chain, class, code, effect and the same
+//! id) on stderr, where an MCP client keeps a server's log.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use envelope::args::Args;
 use envelope::{Envelope, ErrorEnvelope};
@@ -170,6 +179,8 @@ struct Column {
 #[derive(Clone)]
 struct CatalogServer {
     tool_router: ToolRouter<Self>,
+    /// The last correlation id given out.
+    failures: Arc<AtomicU64>,
 }
 
 #[tool_router]
@@ -177,7 +188,17 @@ impl CatalogServer {
     fn new() -> Self {
         CatalogServer {
             tool_router: Self::tool_router(),
+            failures: Arc::default(),
         }
+    }
+
+    /// A tool error on its way to the model: its envelope gets the next
+    /// correlation id, and the operator's log gets one line with the whole
+    /// story and the same id.
+    fn fail<E: Envelope + std::error::Error>(&self, error: E) -> ErrorEnvelope {
+        let id = self.failures.fetch_add(1, Ordering::Relaxed) + 1;
+        let envelope = error.to_envelope().with_correlation_id(format_args!("call-{id}"));
+        envelope::log::report_as(&error, envelope)
     }
 
     /// List every table of the catalog.
@@ -194,8 +215,8 @@ impl CatalogServer {
         &self,
         Parameters(Args(args)): Parameters<Args<TableArgs>>,
     ) -> Result<Json<TableInfo>, ErrorEnvelope> {
-        let TableArgs { table: name } = args?;
-        let table = table(&name)?;
+        let TableArgs { table: name } = args.map_err(|e| self.fail(e))?;
+        let table = table(&name).map_err(|e| self.fail(e))?;
         Ok(Json(TableInfo {
             table: table.name.to_owned(),
             columns: table
@@ -219,14 +240,14 @@ impl CatalogServer {
             table: name,
             column,
             case,
-        } = args?;
-        let table = table(&name)?;
+        } = args.map_err(|e| self.fail(e))?;
+        let table = table(&name).map_err(|e| self.fail(e))?;
         let matches = |c: &str| match case {
             Case::Exact => c == column,
             Case::Insensitive => c.eq_ignore_ascii_case(&column),
         };
         let Some((found, ty)) = table.columns.iter().find(|(c, _)| matches(c)) else {
-            Err(CatalogError::ColumnNotFound {
+            Err(self.fail(CatalogError::ColumnNotFound {
                 table: table.name.to_owned(),
                 candidates: envelope::fuzzy::suggest(
                     &column,
@@ -234,7 +255,7 @@ impl CatalogServer {
                     3,
                 ),
                 column,
-            })?
+            }))?
         };
         Ok(format!("{}.{found}: {ty}", table.name))
     }
@@ -245,13 +266,13 @@ impl CatalogServer {
         &self,
         Parameters(Args(args)): Parameters<Args<TableArgs>>,
     ) -> Result<String, CallToolResult> {
-        let TableArgs { table: name } = args?;
-        let table = table(&name)?;
+        let TableArgs { table: name } = args.map_err(|e| self.fail(e))?;
+        let table = table(&name).map_err(|e| self.fail(e))?;
         if REFRESHING.contains(&table.name) {
-            Err(CatalogError::StatsRefreshing {
+            Err(self.fail(CatalogError::StatsRefreshing {
                 table: table.name.to_owned(),
                 retry_after_ms: REFRESH_WAIT_MS,
-            })?;
+            }))?;
         }
         Ok(format!("{}: {} rows", table.name, table.rows))
     }
@@ -277,6 +298,12 @@ impl ServerHandler for CatalogServer {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // The operator's log: stderr (stdout carries the protocol), plain text.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .without_time()
+        .init();
     let service = CatalogServer::new().serve(rmcp::transport::stdio()).await?;
     service.waiting().await?;
     Ok(())

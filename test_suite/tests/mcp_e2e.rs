@@ -193,6 +193,45 @@ fn python_sdk_client_drives_the_example_server() {
     check_protocol_errors_and_recovery(&transcript);
     check_output_schemas_like_the_inspector(&transcript);
     check_envelope_schema(&transcript);
+    check_operator_log(&transcript);
+}
+
+/// Every tool error reached the operator's log exactly once, on the
+/// server's stderr, with the correlation id the model saw in its envelope
+/// and the envelope's class.
+fn check_operator_log(transcript: &Value) {
+    let log: Vec<&str> = transcript["server_log"]
+        .as_array()
+        .expect("the transcript has the server's log")
+        .iter()
+        .map(|line| line.as_str().expect("log lines are text"))
+        .collect();
+    let mut ids = Vec::new();
+    for call in transcript["calls"].as_array().expect("calls") {
+        let result = &call["result"];
+        if result["isError"] != true {
+            continue;
+        }
+        let text = result["content"][0]["text"].as_str().expect("error text");
+        let envelope: Value = serde_json::from_str(text).expect("envelope JSON");
+        let id = envelope["correlation_id"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{} has no correlation id: {text}", call["id"]));
+        let needle = format!("error.correlation_id=\"{id}\"");
+        let lines: Vec<&&str> = log.iter().filter(|line| line.contains(&needle)).collect();
+        assert_eq!(lines.len(), 1, "log lines for {id}: {log:#?}");
+        let class = format!("error.class=\"{}\"", envelope["error_class"].as_str().unwrap());
+        assert!(lines[0].contains(&class), "{}", lines[0]);
+        assert!(lines[0].contains("tool call failed"), "{}", lines[0]);
+        ids.push(id.to_owned());
+    }
+    let expected: Vec<String> = (1..=ids.len()).map(|n| format!("call-{n}")).collect();
+    assert_eq!(ids, expected, "ids in call order");
+    assert_eq!(
+        log.iter().filter(|line| line.contains("tool call failed")).count(),
+        ids.len(),
+        "one log line per tool error: {log:#?}"
+    );
 }
 
 fn check_initialize(transcript: &Value) {
@@ -289,7 +328,7 @@ fn check_tools_with_output_schema(transcript: &Value) {
     assert_eq!(
         result(transcript, "describe_missing"),
         &text_only_error(
-            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table EMPLOYES does not exist","suggested_tool":"list_tables","fuzzy_matches":["EMPLOYEES"],"next_steps":["pick a table from fuzzy_matches, or call list_tables"],"code":"TABLE_NOT_FOUND","category":"NotFound","details":{"table":"EMPLOYES"}}"#
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table EMPLOYES does not exist","suggested_tool":"list_tables","fuzzy_matches":["EMPLOYEES"],"next_steps":["pick a table from fuzzy_matches, or call list_tables"],"code":"TABLE_NOT_FOUND","category":"NotFound","correlation_id":"call-1","details":{"table":"EMPLOYES"}}"#
         )
     );
 }
@@ -303,7 +342,7 @@ fn check_tools_without_output_schema(transcript: &Value) {
     assert_eq!(
         missing,
         &structured_error(
-            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table EMPLOYEES has no column HIRED_DATE","suggested_tool":"describe_table","fuzzy_matches":["HIRE_DATE","FIRST_NAME"],"next_steps":["pick a column from fuzzy_matches, or call describe_table on EMPLOYEES"],"code":"COLUMN_NOT_FOUND","category":"NotFound","details":{"column":"HIRED_DATE","table":"EMPLOYEES"}}"#
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table EMPLOYEES has no column HIRED_DATE","suggested_tool":"describe_table","fuzzy_matches":["HIRE_DATE","FIRST_NAME"],"next_steps":["pick a column from fuzzy_matches, or call describe_table on EMPLOYEES"],"code":"COLUMN_NOT_FOUND","category":"NotFound","correlation_id":"call-3","details":{"column":"HIRED_DATE","table":"EMPLOYEES"}}"#
         )
     );
     assert_eq!(missing["isError"], json!(true));
@@ -324,7 +363,7 @@ fn check_tools_without_output_schema(transcript: &Value) {
     assert_eq!(
         table_missing,
         &structured_error(
-            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table DEPARTMENT does not exist","suggested_tool":"list_tables","fuzzy_matches":["DEPARTMENTS"],"next_steps":["pick a table from fuzzy_matches, or call list_tables"],"code":"TABLE_NOT_FOUND","category":"NotFound","details":{"table":"DEPARTMENT"}}"#
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table DEPARTMENT does not exist","suggested_tool":"list_tables","fuzzy_matches":["DEPARTMENTS"],"next_steps":["pick a table from fuzzy_matches, or call list_tables"],"code":"TABLE_NOT_FOUND","category":"NotFound","correlation_id":"call-4","details":{"table":"DEPARTMENT"}}"#
         )
     );
 
@@ -332,7 +371,7 @@ fn check_tools_without_output_schema(transcript: &Value) {
     assert_eq!(
         busy,
         &structured_error(
-            r#"{"isError":true,"error_class":"BUSY","message":"statistics of EMPLOYEES are being refreshed","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1500,"code":"STATS_REFRESHING","category":"Technical","retryable":true,"details":{"table":"EMPLOYEES"}}"#
+            r#"{"isError":true,"error_class":"BUSY","message":"statistics of EMPLOYEES are being refreshed","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1500,"code":"STATS_REFRESHING","category":"Technical","retryable":true,"correlation_id":"call-6","details":{"table":"EMPLOYEES"}}"#
         )
     );
     assert_eq!(busy["structuredContent"]["error_class"], "BUSY");
@@ -347,9 +386,9 @@ fn check_tools_without_output_schema(transcript: &Value) {
 
 /// The `INVALID_ARGUMENTS` envelope text with `message` and the JSON of
 /// `argument_errors` (as the library writes them, in key order).
-fn invalid_arguments(message: &str, argument_errors: &str) -> String {
+fn invalid_arguments(id: &str, message: &str, argument_errors: &str) -> String {
     format!(
-        r#"{{"isError":true,"error_class":"INVALID_ARGUMENTS","message":{},"next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":{argument_errors}}}"#,
+        r#"{{"isError":true,"error_class":"INVALID_ARGUMENTS","message":{},"next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","correlation_id":"{id}","argument_errors":{argument_errors}}}"#,
         Value::from(message)
     )
 }
@@ -363,6 +402,7 @@ fn check_malformed_arguments(transcript: &Value) {
     assert_eq!(
         result(transcript, "describe_no_table"),
         &text_only_error(&invalid_arguments(
+            "call-2",
             "1 problem in the arguments: /table is missing",
             r#"[{"path":"/table","kind":"missing"}]"#
         ))
@@ -370,6 +410,7 @@ fn check_malformed_arguments(transcript: &Value) {
     assert_eq!(
         result(transcript, "describe_wrong_type"),
         &text_only_error(&invalid_arguments(
+            "call-11",
             "1 problem in the arguments: /table must be a string, got an array",
             r#"[{"path":"/table","kind":"wrong_type","expected":"a string","received":"array"}]"#
         ))
@@ -379,6 +420,7 @@ fn check_malformed_arguments(transcript: &Value) {
     assert_eq!(
         wrong_type,
         &structured_error(&invalid_arguments(
+            "call-5",
             "1 problem in the arguments: /column must be a string, got an integer",
             r#"[{"path":"/column","kind":"wrong_type","expected":"a string","received":"integer"}]"#
         ))
@@ -390,6 +432,7 @@ fn check_malformed_arguments(transcript: &Value) {
     assert_eq!(
         result(transcript, "rows_extra_argument"),
         &structured_error(&invalid_arguments(
+            "call-7",
             "1 problem in the arguments: /limit is not a known field",
             r#"[{"path":"/limit","kind":"unknown_field","received":"integer"}]"#
         ))
@@ -398,6 +441,7 @@ fn check_malformed_arguments(transcript: &Value) {
     assert_eq!(
         misspelled,
         &structured_error(&invalid_arguments(
+            "call-8",
             r#"2 problems in the arguments: /column is missing; /colunm is not a known field (did you mean "column"?)"#,
             r#"[{"path":"/column","kind":"missing"},{"path":"/colunm","kind":"unknown_field","received":"string","suggestions":["column"]}]"#
         ))
@@ -410,6 +454,7 @@ fn check_malformed_arguments(transcript: &Value) {
     assert_eq!(
         wrong_enum,
         &structured_error(&invalid_arguments(
+            "call-9",
             r#"1 problem in the arguments: /case must be one of "exact", "insensitive" (did you mean "insensitive"?)"#,
             r#"[{"path":"/case","kind":"unknown_variant","expected":"one of \"exact\", \"insensitive\"","received":"string","suggestions":["insensitive"]}]"#
         ))
@@ -419,6 +464,7 @@ fn check_malformed_arguments(transcript: &Value) {
     assert_eq!(
         three,
         &structured_error(&invalid_arguments(
+            "call-10",
             r#"3 problems in the arguments: /column is missing; /table is missing; /tabel is not a known field (did you mean "table" or "case"?)"#,
             r#"[{"path":"/column","kind":"missing"},{"path":"/table","kind":"missing"},{"path":"/tabel","kind":"unknown_field","received":"string","suggestions":["table","case"]}]"#
         ))

@@ -52,9 +52,13 @@ async def drive(server: list[str], calls: list[dict]) -> dict:
 
     from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 
+    import tempfile
+
     params = StdioServerParameters(command=server[0], args=server[1:])
     transcript = {"client": {"mcp": importlib.metadata.version("mcp")}, "calls": []}
-    async with stdio_client(params) as (read, write):
+    # The server's stderr is its operator log; keep it for the transcript.
+    server_log = tempfile.TemporaryFile(mode="w+", encoding="utf-8")
+    async with stdio_client(params, errlog=server_log) as (read, write):
         async with ClientSession(read, write) as session:
             transcript["initialize"] = dump(await session.initialize())
             listing = await session.list_tools()
@@ -67,6 +71,9 @@ async def drive(server: list[str], calls: list[dict]) -> dict:
                 except MCPError as error:
                     record["protocol_error"] = {"code": error.code, "message": error.message}
                 transcript["calls"].append(record)
+    server_log.seek(0)
+    transcript["server_log"] = server_log.read().splitlines()
+    server_log.close()
     return transcript
 
 
