@@ -65,14 +65,14 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
+#[cfg(feature = "tracing")]
+pub use envelope_core::log;
 pub use envelope_core::render::catalog::{catalog_json, catalog_markdown};
 pub use envelope_core::{
     ArgumentError, ArgumentErrorKind, Effect, Envelope, ErrorClass, ErrorEnvelope, Owner,
     ParseClassError, ToolResult, UserErrorCategory, VariantSpec, args, fuzzy, render,
 };
 pub use envelope_core::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
-#[cfg(feature = "tracing")]
-pub use envelope_core::log;
 pub use envelope_derive::Envelope;
 
 /// Support for derived code; not public API and exempt from semver.

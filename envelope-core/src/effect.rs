@@ -37,8 +37,7 @@ pub enum Effect {
 
 /// The next step an envelope carries when repeating the call is not known
 /// to be safe, by effect.
-const CHECK_UNKNOWN: &str =
-    "the call may have taken effect: check its result before repeating it";
+const CHECK_UNKNOWN: &str = "the call may have taken effect: check its result before repeating it";
 const CHECK_PARTIAL: &str =
     "part of the call took effect: check what was applied and repeat only the rest";
 

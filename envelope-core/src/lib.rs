@@ -30,8 +30,8 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
-mod argument_error;
 pub mod args;
+mod argument_error;
 mod catalog;
 mod category;
 mod chain;
@@ -40,9 +40,9 @@ mod convert;
 mod effect;
 mod envelope;
 pub mod fuzzy;
+mod lenient;
 #[cfg(feature = "tracing")]
 pub mod log;
-mod lenient;
 pub mod render;
 mod role;
 mod std_errors;

@@ -172,14 +172,22 @@ pub fn fill(
     next_steps: &[&str],
 ) -> ErrorEnvelope {
     if envelope.suggested_tool.is_none() {
-        let by_class = tools.iter().find(|(class, _)| *class == envelope.error_class);
+        let by_class = tools
+            .iter()
+            .find(|(class, _)| *class == envelope.error_class);
         envelope.suggested_tool = by_class.map(|(_, tool)| *tool).or(tool).map(String::from);
     }
     if envelope.help_url.is_none() {
         envelope.help_url = help_url.map(String::from);
     }
-    if envelope.next_steps.iter().all(|step| Effect::is_check_step(step)) {
-        envelope.next_steps.extend(next_steps.iter().copied().map(String::from));
+    if envelope
+        .next_steps
+        .iter()
+        .all(|step| Effect::is_check_step(step))
+    {
+        envelope
+            .next_steps
+            .extend(next_steps.iter().copied().map(String::from));
     }
     envelope
 }

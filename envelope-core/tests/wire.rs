@@ -265,8 +265,11 @@ fn text_form() {
          session: s-1"
     );
     let result = ToolResult::error_text("c", &ErrorEnvelope::new(ErrorClass::Internal, "boom"));
-    assert_eq!(result.content, "INTERNAL: boom
-next step: the call may have taken effect: check its result before repeating it");
+    assert_eq!(
+        result.content,
+        "INTERNAL: boom
+next step: the call may have taken effect: check its result before repeating it"
+    );
     assert_eq!(result.error_category, Some(UserErrorCategory::Technical));
 }
 

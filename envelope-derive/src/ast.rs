@@ -77,10 +77,10 @@ impl<'a> Input<'a> {
                     ));
                 }
                 Shape::Struct(Box::new(Variant {
-                ident: &node.ident,
-                attrs: ItemAttrs::default(),
-                fields: fields(cx, &data.fields),
-                cfgs: Vec::new(),
+                    ident: &node.ident,
+                    attrs: ItemAttrs::default(),
+                    fields: fields(cx, &data.fields),
+                    cfgs: Vec::new(),
                 }))
             }
             Data::Union(data) => {

@@ -259,7 +259,9 @@ impl FieldAttrs {
     }
 
     pub fn is_secret(&self) -> bool {
-        self.roles.iter().any(|(role, _)| matches!(role, Role::Secret))
+        self.roles
+            .iter()
+            .any(|(role, _)| matches!(role, Role::Secret))
     }
 }
 
@@ -786,7 +788,10 @@ fn unknown_tools_class(ident: &Ident) -> syn::Error {
     } else {
         format!("expected one of: {}", CLASSES.join(", "))
     };
-    syn::Error::new(ident.span(), format!("unknown class `{text}` in `suggested_tools`; {hint}"))
+    syn::Error::new(
+        ident.span(),
+        format!("unknown class `{text}` in `suggested_tools`; {hint}"),
+    )
 }
 
 fn unknown_item_key(key: &str, span: Span, place: Place) -> syn::Error {

@@ -57,29 +57,38 @@ fn impls(model: &Model) -> TokenStream {
     let q = quote!(#alias);
     let ident = input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
-    let where_clause = model
-        .bounds
-        .where_clause(krate, ident, input.generics);
+    let where_clause = model.bounds.where_clause(krate, ident, input.generics);
     let pairs: Vec<(&Variant, &Kind)> = input.variants().iter().zip(&model.variants).collect();
 
     // Accessors: a constant per plain variant, arms of equal constants
     // merged; delegating variants ask the error they wrap.
-    let accessor = |method: &str, constant: &dyn Fn(&Plain) -> (TokenStream, Option<&'static str>)| {
-        let method = format_ident!("{}", method);
-        let arms = pairs.iter().map(|&(variant, kind)| match kind {
-            Kind::Plain(plain) => {
-                let (body, merge) = constant(plain);
-                Arm { variant, pattern: pattern(input, variant, &[]), body, merge }
-            }
-            Kind::Transparent(i) => delegate(&q, input, variant, *i, &method),
-            Kind::With(i, path) => {
-                let (pattern, built) = with(input, variant, *i, path);
-                let body = quote!(<#q::ErrorEnvelope as #q::Envelope>::#method(&#built));
-                Arm { variant, pattern, body, merge: None }
-            }
-        });
-        matched(quote!(self), &use_alias, arms)
-    };
+    let accessor =
+        |method: &str, constant: &dyn Fn(&Plain) -> (TokenStream, Option<&'static str>)| {
+            let method = format_ident!("{}", method);
+            let arms = pairs.iter().map(|&(variant, kind)| match kind {
+                Kind::Plain(plain) => {
+                    let (body, merge) = constant(plain);
+                    Arm {
+                        variant,
+                        pattern: pattern(input, variant, &[]),
+                        body,
+                        merge,
+                    }
+                }
+                Kind::Transparent(i) => delegate(&q, input, variant, *i, &method),
+                Kind::With(i, path) => {
+                    let (pattern, built) = with(input, variant, *i, path);
+                    let body = quote!(<#q::ErrorEnvelope as #q::Envelope>::#method(&#built));
+                    Arm {
+                        variant,
+                        pattern,
+                        body,
+                        merge: None,
+                    }
+                }
+            });
+            matched(quote!(self), &use_alias, arms)
+        };
     let error_class = accessor("error_class", &|plain| {
         (class_path(&q, plain), Some(plain.class))
     });
@@ -125,7 +134,16 @@ fn impls(model: &Model) -> TokenStream {
             ),
             Kind::With(i, path) => {
                 let (pattern, body) = with(input, variant, *i, path);
-                filled(&q, model, Arm { variant, pattern, body, merge: None })
+                filled(
+                    &q,
+                    model,
+                    Arm {
+                        variant,
+                        pattern,
+                        body,
+                        merge: None,
+                    },
+                )
             }
         }),
     );
@@ -331,7 +349,12 @@ fn delegate<'v, 'a>(
 
 /// The pattern of a `with` variant and the call of its function, which
 /// takes the field by reference.
-fn with(input: &Input, variant: &Variant, index: usize, path: &syn::Path) -> (TokenStream, TokenStream) {
+fn with(
+    input: &Input,
+    variant: &Variant,
+    index: usize,
+    path: &syn::Path,
+) -> (TokenStream, TokenStream) {
     let binding = &variant.fields[index].binding;
     let built = quote_spanned!(path.span()=> #path(#binding));
     (pattern(input, variant, &[index]), built)
@@ -424,7 +447,11 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
                 quote!(#lit)
             }),
         ),
-        ("help_url", None, plain.help_url.as_ref().map(|url| quote!(#url))),
+        (
+            "help_url",
+            None,
+            plain.help_url.as_ref().map(|url| quote!(#url)),
+        ),
         (
             "suggested_tool",
             field(roles.suggested_tool, "tool"),

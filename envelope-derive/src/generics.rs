@@ -74,16 +74,16 @@ impl<'a> Bounds<'a> {
             .iter()
             .filter(|(ty, bound)| !declared(generics, ty, *bound))
             .map(|(ty, bound)| {
-            let bound = match bound {
-                Bound::Envelope => quote!(#krate::__private::Envelope),
-                Bound::Serialize => quote!(#krate::__private::Serialize),
-                Bound::Fmt(name) => {
-                    let name = Ident::new(name, Span::call_site());
-                    quote!(::core::fmt::#name)
-                }
-            };
-            quote!(#ty: #bound)
-        });
+                let bound = match bound {
+                    Bound::Envelope => quote!(#krate::__private::Envelope),
+                    Bound::Serialize => quote!(#krate::__private::Serialize),
+                    Bound::Fmt(name) => {
+                        let name = Ident::new(name, Span::call_site());
+                        quote!(::core::fmt::#name)
+                    }
+                };
+                quote!(#ty: #bound)
+            });
         let display = self.display_self.then(|| {
             let (_, ty_generics, _) = generics.split_for_impl();
             quote!(#ident #ty_generics: ::core::fmt::Display)
@@ -129,12 +129,16 @@ fn declared(generics: &Generics, ty: &Type, bound: Bound) -> bool {
     let on_param = generics
         .type_params()
         .any(|p| p.ident == *ident && names(&p.bounds));
-    let in_where = generics.where_clause.iter().flat_map(|w| &w.predicates).any(|p| match p {
-        syn::WherePredicate::Type(t) => {
-            matches!(&t.bounded_ty, Type::Path(q) if q.path.get_ident() == Some(ident))
-                && names(&t.bounds)
-        }
-        _ => false,
-    });
+    let in_where = generics
+        .where_clause
+        .iter()
+        .flat_map(|w| &w.predicates)
+        .any(|p| match p {
+            syn::WherePredicate::Type(t) => {
+                matches!(&t.bounded_ty, Type::Path(q) if q.path.get_ident() == Some(ident))
+                    && names(&t.bounds)
+            }
+            _ => false,
+        });
     on_param || in_where
 }

@@ -159,8 +159,7 @@ fn expands_outside_the_compiler() {
     );
     // Named placeholders keep the template's text (and span) as written.
     assert!(
-        tokens
-            .contains("__envelope :: format ! (\"no {name}\" , name = field_0)"),
+        tokens.contains("__envelope :: format ! (\"no {name}\" , name = field_0)"),
         "{tokens}"
     );
 
@@ -197,5 +196,3 @@ fn expands_outside_the_compiler() {
         "`Envelope` cannot be derived for a union: use an enum or a struct"
     );
 }
-
-

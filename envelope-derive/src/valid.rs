@@ -124,15 +124,7 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
             let span = own.span_of(Key::With).unwrap_or_else(Span::call_site);
             Kind::With(delegated(cx, variant, own, Key::With, span), path.clone())
         } else {
-            match plain(
-                cx,
-                variant,
-                own,
-                container,
-                is_struct,
-                &params,
-                &mut bounds,
-            ) {
+            match plain(cx, variant, own, container, is_struct, &params, &mut bounds) {
                 Some(plain) => {
                     let code_span = own.code.as_ref().map_or(variant.ident.span(), |l| l.span());
                     if let Some((_, first)) = codes.iter().find(|(c, _)| *c == plain.code) {
@@ -158,7 +150,9 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
     let delegates = variants
         .iter()
         .any(|kind| matches!(kind, Kind::Transparent(_) | Kind::With(..)));
-    let fill = (delegates && !is_struct).then(|| container_fill(container)).flatten();
+    let fill = (delegates && !is_struct)
+        .then(|| container_fill(container))
+        .flatten();
     Model {
         krate,
         input,

@@ -197,7 +197,9 @@ impl CatalogServer {
     /// story and the same id.
     fn fail<E: Envelope + std::error::Error>(&self, error: E) -> ErrorEnvelope {
         let id = self.failures.fetch_add(1, Ordering::Relaxed) + 1;
-        let envelope = error.to_envelope().with_correlation_id(format_args!("call-{id}"));
+        let envelope = error
+            .to_envelope()
+            .with_correlation_id(format_args!("call-{id}"));
         envelope::log::report_as(&error, envelope)
     }
 

@@ -81,7 +81,10 @@ fn a_vec_of_boxed_trait_objects_renders_tool_results() {
         ]
     );
     let codes: Vec<Option<&str>> = errors.iter().map(|e| e.code()).collect();
-    assert_eq!(codes, [Some("MISSING"), Some("READ_ONLY"), None, Some("BUSY")]);
+    assert_eq!(
+        codes,
+        [Some("MISSING"), Some("READ_ONLY"), None, Some("BUSY")]
+    );
     assert_eq!(
         errors[1].to_mcp_result(),
         json!({
@@ -127,9 +130,18 @@ fn pointers_forward_every_method_and_the_catalog() {
 
     // An overridden `user_category` comes through each pointer.
     let busy = LoadError::Busy;
-    assert_eq!(Box::new(busy.clone()).user_category(), UserErrorCategory::MissingContext);
-    assert_eq!(Arc::new(busy.clone()).user_category(), UserErrorCategory::MissingContext);
-    assert_eq!(Rc::new(busy.clone()).user_category(), UserErrorCategory::MissingContext);
+    assert_eq!(
+        Box::new(busy.clone()).user_category(),
+        UserErrorCategory::MissingContext
+    );
+    assert_eq!(
+        Arc::new(busy.clone()).user_category(),
+        UserErrorCategory::MissingContext
+    );
+    assert_eq!(
+        Rc::new(busy.clone()).user_category(),
+        UserErrorCategory::MissingContext
+    );
     assert_eq!(
         <&LoadError as Envelope>::user_category(&&busy),
         UserErrorCategory::MissingContext
@@ -145,14 +157,20 @@ fn box_and_unique_arc_move_the_error_into_the_envelope() {
         unreachable!()
     };
     let buffer = near.as_ptr();
-    assert_eq!(Box::new(error).into_envelope().fuzzy_matches.as_ptr(), buffer);
+    assert_eq!(
+        Box::new(error).into_envelope().fuzzy_matches.as_ptr(),
+        buffer
+    );
 
     let error = missing();
     let LoadError::Missing { near, .. } = &error else {
         unreachable!()
     };
     let buffer = near.as_ptr();
-    assert_eq!(Arc::new(error).into_envelope().fuzzy_matches.as_ptr(), buffer);
+    assert_eq!(
+        Arc::new(error).into_envelope().fuzzy_matches.as_ptr(),
+        buffer
+    );
 
     // A shared `Arc` copies and leaves the error in place.
     let shared = Arc::new(missing());
@@ -167,7 +185,10 @@ fn transparent_delegates_through_arc_box_and_rc() {
     assert_eq!(shared.error_class(), ErrorClass::ObjectNotFound);
     assert_eq!(shared.code(), Some("MISSING"));
     assert_eq!(shared.to_json_string(), MISSING_JSON);
-    assert_eq!(shared.clone().into_envelope().to_json_string(), MISSING_JSON);
+    assert_eq!(
+        shared.clone().into_envelope().to_json_string(),
+        MISSING_JSON
+    );
     let boxed = ToolError::Boxed(Box::new(LoadError::Busy));
     assert_eq!(boxed.user_category(), UserErrorCategory::MissingContext);
     assert_eq!(ErrorEnvelope::from(boxed).to_json_string(), BUSY_JSON);
@@ -234,7 +255,12 @@ fn a_display_impl_runs_once_per_conversion() {
         Templated::Shown.to_envelope().message,
         "the row changed under the caller"
     );
-    assert!(long().to_envelope().message.starts_with("the argument x is not valid here"));
+    assert!(
+        long()
+            .to_envelope()
+            .message
+            .starts_with("the argument x is not valid here")
+    );
 }
 
 /// The inner error of [`Outer`]: no tool, no help page, no steps of its own.
@@ -280,7 +306,8 @@ fn container_defaults_fill_what_a_delegated_envelope_lacks() {
     );
     // Another class takes the plain `suggested_tool`; the check step of an
     // unknown effect stays first.
-    let timeout = Outer::Any(ErrorEnvelope::new(ErrorClass::Timeout, "slow").with_help_url("https://x"));
+    let timeout =
+        Outer::Any(ErrorEnvelope::new(ErrorClass::Timeout, "slow").with_help_url("https://x"));
     assert_eq!(
         timeout.into_envelope().to_json_string(),
         r#"{"isError":true,"error_class":"TIMEOUT","message":"slow","suggested_tool":"help","next_steps":["the call may have taken effect: check its result before repeating it","read the error catalog"],"category":"Technical","effect":"unknown","help_url":"https://x"}"#

@@ -122,12 +122,18 @@ fn correlation_ids_reach_every_renderer() {
     let expected = r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","retry_after_ms":500,"code":"BUSY","category":"Technical","retryable":true,"correlation_id":"4711"}"#;
     assert_eq!(busy.to_json_string(), expected);
     assert_eq!(busy.to_tool_result("call_1").content, expected);
-    assert_eq!(busy.to_mcp_result()["structuredContent"]["correlation_id"], "4711");
+    assert_eq!(
+        busy.to_mcp_result()["structuredContent"]["correlation_id"],
+        "4711"
+    );
     assert_eq!(busy.to_mcp_result()["content"][0]["text"], expected);
     let locked = StoreError::Locked {
         request: Some("req-9".into()),
     };
-    assert_eq!(locked.into_envelope().correlation_id.as_deref(), Some("req-9"));
+    assert_eq!(
+        locked.into_envelope().correlation_id.as_deref(),
+        Some("req-9")
+    );
 }
 
 #[test]
@@ -140,7 +146,12 @@ fn the_catalog_describes_effects_and_ids() {
     };
     let read = spec("ReadTimeout");
     assert_eq!(
-        (read.effect, read.idempotent, read.retryable(), read.correlation_id),
+        (
+            read.effect,
+            read.idempotent,
+            read.retryable(),
+            read.correlation_id
+        ),
         (Some(Effect::Unknown), true, Some(true), None)
     );
     let insert = spec("InsertTimeout");
@@ -149,7 +160,10 @@ fn the_catalog_describes_effects_and_ids() {
         (Some(Effect::Unknown), false, Some(false))
     );
     let batch = spec("BatchPartial");
-    assert_eq!((batch.effect, batch.retryable()), (Some(Effect::Partial), Some(false)));
+    assert_eq!(
+        (batch.effect, batch.retryable()),
+        (Some(Effect::Partial), Some(false))
+    );
     assert_eq!(spec("BadCredential").retryable(), Some(false));
     let busy = spec("Busy");
     assert_eq!(
@@ -218,9 +232,12 @@ fn the_builder_applies_the_same_rule() {
     assert!(!partial.retryable);
     assert_eq!(partial.next_steps, [CHECK_PARTIAL]);
     // Applying the rule again replaces the check step instead of adding one.
-    let again = partial.with_effect(Effect::Unknown).with_next_step("then call status");
+    let again = partial
+        .with_effect(Effect::Unknown)
+        .with_next_step("then call status");
     assert_eq!(again.next_steps, [CHECK, "then call status"]);
-    let forced = ErrorEnvelope::new(ErrorClass::ConnectionFailed, "bad password").with_retryable(false);
+    let forced =
+        ErrorEnvelope::new(ErrorClass::ConnectionFailed, "bad password").with_retryable(false);
     assert!(!forced.retryable);
 }
 
@@ -251,15 +268,21 @@ fn correlation_ids_are_cleaned() {
 #[test]
 fn effects_read_back_and_unknown_effects_are_unknown() {
     let read = |text: &str| serde_json::from_str::<ErrorEnvelope>(text).unwrap();
-    let env = read(r#"{"error_class":"TIMEOUT","message":"m","effect":"partial","correlation_id":"x"}"#);
-    assert_eq!((env.effect, env.correlation_id.as_deref()), (Effect::Partial, Some("x")));
+    let env =
+        read(r#"{"error_class":"TIMEOUT","message":"m","effect":"partial","correlation_id":"x"}"#);
+    assert_eq!(
+        (env.effect, env.correlation_id.as_deref()),
+        (Effect::Partial, Some("x"))
+    );
     let env = read(r#"{"error_class":"TIMEOUT","message":"m","effect":"rolled_back"}"#);
     assert_eq!(env.effect, Effect::Unknown);
-    let env = read(r#"{"error_class":"TIMEOUT","message":"m","effect":null,"correlation_id":null}"#);
+    let env =
+        read(r#"{"error_class":"TIMEOUT","message":"m","effect":null,"correlation_id":null}"#);
     assert_eq!((env.effect, env.correlation_id), (Effect::Nothing, None));
     // `retryable: null` is what `new` would set: not retryable after an
     // unknown effect.
-    let env = read(r#"{"error_class":"TIMEOUT","message":"m","effect":"unknown","retryable":null}"#);
+    let env =
+        read(r#"{"error_class":"TIMEOUT","message":"m","effect":"unknown","retryable":null}"#);
     assert!(!env.retryable);
     let env = read(r#"{"error_class":"TIMEOUT","message":"m","retryable":null}"#);
     assert!(env.retryable);

@@ -123,7 +123,10 @@ fn a_server_error_is_logged_at_error_with_its_whole_story() {
                 ("error.retryable", "false"),
                 ("error.correlation_id", "\"req-42\""),
                 ("error.display", "\"query failed on db-7.internal\""),
-                ("error.sources", "[\"connect to db-7.internal:5432 refused\"]"),
+                (
+                    "error.sources",
+                    "[\"connect to db-7.internal:5432 refused\"]"
+                ),
             ]),
         }]
     );
@@ -171,7 +174,10 @@ fn control_characters_are_escaped_in_the_log() {
     let envelope = ErrorEnvelope::new(envelope::ErrorClass::Internal, "x")
         .with_correlation_id("id\n\u{1b}[31m");
     let events = capture(|| drop(envelope::log::report(&envelope)));
-    assert_eq!(events[0].fields["error.correlation_id"], "\"id\\n\\u{1b}[31m\"");
+    assert_eq!(
+        events[0].fields["error.correlation_id"],
+        "\"id\\n\\u{1b}[31m\""
+    );
     assert_eq!(events[0].level, Level::ERROR);
 }
 
@@ -189,7 +195,10 @@ fn report_as_logs_the_amended_envelope() {
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].level, Level::INFO);
     assert_eq!(events[0].fields["error.correlation_id"], "\"call-7\"");
-    assert_eq!(events[0].fields["error.display"], "\"login failed for ada\"");
+    assert_eq!(
+        events[0].fields["error.display"],
+        "\"login failed for ada\""
+    );
     assert_eq!(
         returned.unwrap().to_json_string(),
         r#"{"isError":true,"error_class":"UNAUTHENTICATED","message":"login failed for ada","code":"LOGIN","category":"WorkflowDependency","correlation_id":"call-7"}"#

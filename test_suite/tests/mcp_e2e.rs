@@ -220,7 +220,10 @@ fn check_operator_log(transcript: &Value) {
         let needle = format!("error.correlation_id=\"{id}\"");
         let lines: Vec<&&str> = log.iter().filter(|line| line.contains(&needle)).collect();
         assert_eq!(lines.len(), 1, "log lines for {id}: {log:#?}");
-        let class = format!("error.class=\"{}\"", envelope["error_class"].as_str().unwrap());
+        let class = format!(
+            "error.class=\"{}\"",
+            envelope["error_class"].as_str().unwrap()
+        );
         assert!(lines[0].contains(&class), "{}", lines[0]);
         assert!(lines[0].contains("tool call failed"), "{}", lines[0]);
         ids.push(id.to_owned());
@@ -228,7 +231,9 @@ fn check_operator_log(transcript: &Value) {
     let expected: Vec<String> = (1..=ids.len()).map(|n| format!("call-{n}")).collect();
     assert_eq!(ids, expected, "ids in call order");
     assert_eq!(
-        log.iter().filter(|line| line.contains("tool call failed")).count(),
+        log.iter()
+            .filter(|line| line.contains("tool call failed"))
+            .count(),
         ids.len(),
         "one log line per tool error: {log:#?}"
     );

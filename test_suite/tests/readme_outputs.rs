@@ -10,7 +10,11 @@ use std::process::Command;
 /// The examples whose output the README shows: the `cargo run` line as the
 /// README writes it, and the package that holds the example.
 const EXAMPLES: &[(&str, &str, &str)] = &[
-    ("cargo run --example quickstart", "agent-envelope", "quickstart"),
+    (
+        "cargo run --example quickstart",
+        "agent-envelope",
+        "quickstart",
+    ),
     (
         "cargo run -p envelope-test-suite --example oracle_mcp",
         "envelope-test-suite",
