@@ -465,7 +465,7 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
     if let Some(index) = roles.correlation_id {
         // An `Option<...>` field takes the optional form; anything else is
         // one `Display` value.
-        let helper = if last_ident_is(variant.fields[index].ty, "Option") {
+        let helper = if roles.correlation_id_is_option {
             "correlation_id_opt"
         } else {
             "correlation_id"
@@ -500,17 +500,6 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         #settle
         #envelope
     })
-}
-
-/// Whether `ty`'s last path segment is `name` (`Option`, `std::option::Option`).
-fn last_ident_is(ty: &syn::Type, name: &str) -> bool {
-    match ty {
-        syn::Type::Path(path) => path.path.segments.last().is_some_and(|s| s.ident == name),
-        syn::Type::Reference(reference) => last_ident_is(&reference.elem, name),
-        syn::Type::Group(group) => last_ident_is(&group.elem, name),
-        syn::Type::Paren(paren) => last_ident_is(&paren.elem, name),
-        _ => false,
-    }
 }
 
 /// The one rule for a value fed by a role field and an attribute constant:

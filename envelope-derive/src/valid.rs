@@ -94,6 +94,8 @@ pub(crate) struct Roles {
     pub retry: Option<usize>,
     pub ora_code: Option<usize>,
     pub correlation_id: Option<usize>,
+    /// Whether the `correlation_id` field's type is spelled `Option<...>`.
+    pub correlation_id_is_option: bool,
     pub details: Vec<(String, usize)>,
 }
 
@@ -566,7 +568,11 @@ fn roles(cx: &Ctxt, variant: &Variant) -> Roles {
                 Role::SuggestedTool => Some(("suggested_tool", &mut roles.suggested_tool)),
                 Role::RetryAfterMs | Role::RetryAfter => Some(("retry_after_ms", &mut roles.retry)),
                 Role::OraCode => Some(("ora_code", &mut roles.ora_code)),
-                Role::CorrelationId => Some(("correlation_id", &mut roles.correlation_id)),
+                Role::CorrelationId => {
+                    roles.correlation_id_is_option =
+                        last_ident(field.ty).as_deref() == Some("Option");
+                    Some(("correlation_id", &mut roles.correlation_id))
+                }
                 Role::Detail(key) => {
                     let key = match (key, &field.name) {
                         (Some(lit), _) => lit.value(),
