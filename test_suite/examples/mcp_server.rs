@@ -54,68 +54,10 @@ mod catalog_error;
 
 use catalog_error::CatalogError;
 
-/// One table of the dataset.
-struct Table {
-    name: &'static str,
-    /// `(column, SQL type)`, in order.
-    columns: &'static [(&'static str, &'static str)],
-    rows: u64,
-}
+#[path = "support/catalog_data.rs"]
+mod catalog_data;
 
-/// The dataset: a tiny HR schema.
-const TABLES: &[Table] = &[
-    Table {
-        name: "EMPLOYEES",
-        columns: &[
-            ("EMPLOYEE_ID", "NUMBER(6)"),
-            ("FIRST_NAME", "VARCHAR2(20)"),
-            ("LAST_NAME", "VARCHAR2(25)"),
-            ("HIRE_DATE", "DATE"),
-            ("DEPARTMENT_ID", "NUMBER(4)"),
-        ],
-        rows: 107,
-    },
-    Table {
-        name: "DEPARTMENTS",
-        columns: &[
-            ("DEPARTMENT_ID", "NUMBER(4)"),
-            ("DEPARTMENT_NAME", "VARCHAR2(30)"),
-            ("LOCATION_ID", "NUMBER(4)"),
-        ],
-        rows: 27,
-    },
-    Table {
-        name: "LOCATIONS",
-        columns: &[("LOCATION_ID", "NUMBER(4)"), ("CITY", "VARCHAR2(30)")],
-        rows: 23,
-    },
-    Table {
-        name: "JOB_HISTORY",
-        columns: &[
-            ("EMPLOYEE_ID", "NUMBER(6)"),
-            ("START_DATE", "DATE"),
-            ("END_DATE", "DATE"),
-        ],
-        rows: 10,
-    },
-];
-
-/// Tables whose statistics are being rebuilt: `row_count` answers `Busy`.
-const REFRESHING: &[&str] = &["EMPLOYEES"];
-
-/// How long a caller should wait for a statistics refresh, in milliseconds.
-const REFRESH_WAIT_MS: u64 = 1500;
-
-/// The table called `name`, or `TableNotFound` with near-miss names.
-fn table(name: &str) -> Result<&'static Table, CatalogError> {
-    TABLES
-        .iter()
-        .find(|table| table.name == name)
-        .ok_or_else(|| CatalogError::TableNotFound {
-            table: name.to_owned(),
-            candidates: envelope::fuzzy::suggest(name, TABLES.iter().map(|t| t.name), 3),
-        })
-}
+use catalog_data::{REFRESH_WAIT_MS, REFRESHING, TABLES, table};
 
 /// Arguments naming one table.
 #[derive(Deserialize, JsonSchema)]
