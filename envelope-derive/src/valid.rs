@@ -366,6 +366,17 @@ fn plain<'a>(
             bounds.push(field.ty, Bound::Serialize);
         }
     }
+    // A generic correlation id is shown with `Display` (an `Option<T>`
+    // one through `OptionalId`, whose impl asks the same of `T`).
+    if let Some(index) = roles
+        .correlation_id
+        .filter(|_| !roles.correlation_id_is_option)
+    {
+        let field = &variant.fields[index];
+        if generics::mentions(field.ty, params) {
+            bounds.push(field.ty, Bound::Fmt("Display"));
+        }
+    }
 
     let effect = own
         .effect

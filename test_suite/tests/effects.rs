@@ -287,3 +287,29 @@ fn effects_read_back_and_unknown_effects_are_unknown() {
     let env = read(r#"{"error_class":"TIMEOUT","message":"m","retryable":null}"#);
     assert!(env.retryable);
 }
+
+/// A generic correlation id: the derive infers `Id: Display`.
+#[derive(Debug, Envelope)]
+#[envelope(class = Busy)]
+struct Throttled<Id> {
+    #[envelope(correlation_id)]
+    request: Id,
+}
+
+#[test]
+fn a_generic_correlation_id_gets_its_bound() {
+    assert_eq!(
+        Throttled { request: 7_u8 }
+            .to_envelope()
+            .correlation_id
+            .as_deref(),
+        Some("7")
+    );
+    assert_eq!(
+        Throttled { request: "req-1" }
+            .into_envelope()
+            .correlation_id
+            .as_deref(),
+        Some("req-1")
+    );
+}
