@@ -969,3 +969,212 @@ fn deep_nesting_does_not_panic() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// Edges pinned by the mutation run (TESTING.md): a known key inside an
+// array item, enums with one and with no variant, the length bound on
+// near misses, and how serde's first problem merges with the schema's.
+// ---------------------------------------------------------------------------
+
+arguments! {
+    /// An enum with one variant: the expected value is that name alone.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Single {
+        kind: OnlyOne,
+    }
+
+    #[derive(Debug, Deserialize)]
+    enum OnlyOne {
+        Only,
+    }
+
+    /// Keys of 100, 256 and 257 characters: a received key longer than
+    /// 256 bytes is too long to be a misspelling.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct LongKeys {
+        #[serde(rename = "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk")]
+        a: Option<u8>,
+        #[serde(rename = "mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm")]
+        b: Option<u8>,
+        #[serde(rename = "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn")]
+        c: Option<u8>,
+    }
+}
+
+/// An enum with no variant at all: nothing can be expected.
+#[derive(Debug, Deserialize)]
+struct Uninhabited {
+    #[allow(dead_code)] // only read through Debug
+    never: Option<Never>,
+}
+
+#[derive(Debug, Deserialize)]
+enum Never {}
+
+/// A known key already sent inside an array item is no near miss, and the
+/// unknown key's value is found through the array.
+#[test]
+fn unknown_key_inside_an_array_item() {
+    let envelope =
+        args::parse::<Search>(json!({"tableName": "T", "rows": [{"id": 1}, {"id": 2, "idd": 3}]}))
+            .unwrap_err();
+    assert_eq!(
+        problems(&envelope),
+        json!([{"path": "/rows/1/idd", "kind": "unknown_field", "received": "integer"}])
+    );
+    let envelope =
+        args::parse::<Search>(json!({"tableName": "T", "rows": [{"idd": 3}]})).unwrap_err();
+    assert_eq!(
+        problems(&envelope),
+        json!([{"path": "/rows/0/idd", "kind": "unknown_field", "received": "integer", "suggestions": ["id"]}])
+    );
+}
+
+#[test]
+fn unknown_variant_of_an_enum_with_one_or_no_variant() {
+    let envelope = args::parse::<Single>(json!({"kind": "Onyl"})).unwrap_err();
+    assert_eq!(
+        problems(&envelope),
+        json!([{"path": "/kind", "kind": "unknown_variant", "expected": r#""Only""#, "received": "string", "suggestions": ["Only"]}])
+    );
+    assert_eq!(
+        envelope.message,
+        r#"1 problem in the arguments: /kind must be "Only" (did you mean "Only"?)"#
+    );
+    let envelope = args::parse::<Uninhabited>(json!({"never": "x"})).unwrap_err();
+    assert_eq!(
+        problems(&envelope),
+        json!([{"path": "/never", "kind": "unknown_variant", "received": "string"}])
+    );
+}
+
+/// One character off a long name is a near miss up to 256 bytes, and no
+/// longer looked for beyond.
+#[test]
+fn near_misses_of_long_keys() {
+    let cases = [
+        (
+            "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk",
+            'k',
+            100,
+            true,
+        ),
+        (
+            "mmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm",
+            'm',
+            256,
+            true,
+        ),
+        (
+            "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn",
+            'n',
+            257,
+            false,
+        ),
+    ];
+    for (name, letter, len, suggested) in cases {
+        let key = format!("{}j", letter.to_string().repeat(len - 1));
+        let path = format!("/{}…", letter.to_string().repeat(64));
+        let mut expected = json!({"path": path, "kind": "unknown_field", "received": "integer"});
+        if suggested {
+            expected["suggestions"] = json!([name]);
+        }
+        let arguments = json!({ key: 1 });
+        let envelope = args::parse::<LongKeys>(arguments.clone()).unwrap_err();
+        assert_eq!(problems(&envelope), json!([expected]), "{len}");
+        #[cfg(feature = "jsonschema")]
+        {
+            let envelope = args::parse_with_schema::<LongKeys>(arguments).unwrap_err();
+            assert_eq!(problems(&envelope), json!([expected]), "{len}");
+        }
+    }
+}
+
+/// How serde's first problem joins the schema's problems.
+#[cfg(feature = "jsonschema")]
+mod merging {
+    use super::*;
+
+    arguments! {
+        /// Serde refuses `a` (the schema cannot tell); `a` sorts before
+        /// `n`, so serde's first problem is at `/a`.
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Checked {
+            a: Secretive,
+            n: u8,
+        }
+
+        /// `b` fails only the schema (a minimum length).
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Lengths {
+            a: Secretive,
+            #[schemars(length(min = 3))]
+            b: String,
+        }
+
+        /// The schema of `n` says only "a multiple of 7"; serde says "at
+        /// most 255".
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Sevens {
+            #[schemars(schema_with = "multiple_of_seven")]
+            n: u8,
+        }
+    }
+
+    fn multiple_of_seven(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"multipleOf": 7})
+    }
+
+    fn all<T>(arguments: Value) -> Value
+    where
+        T: serde::de::DeserializeOwned + schemars::JsonSchema + std::fmt::Debug,
+    {
+        problems(&args::parse_with_schema::<T>(arguments).expect_err("invalid arguments"))
+    }
+
+    /// A problem elsewhere (out of range, or a wrong type that does not
+    /// enclose serde's path) keeps serde's problem.
+    #[test]
+    fn serdes_problem_is_kept_beside_an_unrelated_one() {
+        assert_eq!(
+            all::<Checked>(json!({"a": "x", "n": 300})),
+            json!([
+                {"path": "/n", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"},
+                {"path": "/a", "kind": "other", "received": "string"},
+            ])
+        );
+        assert_eq!(
+            all::<Checked>(json!({"a": "x", "n": "300"})),
+            json!([
+                {"path": "/n", "kind": "wrong_type", "expected": "an integer", "received": "string"},
+                {"path": "/a", "kind": "other", "received": "string"},
+            ])
+        );
+    }
+
+    /// A schema problem of the same kind at another path is not serde's.
+    #[test]
+    fn same_kind_at_another_path_is_another_problem() {
+        assert_eq!(
+            all::<Lengths>(json!({"a": "x", "b": "xy"})),
+            json!([
+                {"path": "/a", "kind": "other", "received": "string"},
+                {"path": "/b", "kind": "other", "expected": "a string of at least 3 characters", "received": "string"},
+            ])
+        );
+    }
+
+    /// A vaguer schema problem (`other`) at serde's path gives way to it.
+    #[test]
+    fn a_vaguer_problem_at_the_same_path_gives_way() {
+        assert_eq!(
+            all::<Sevens>(json!({"n": 300})),
+            json!([{"path": "/n", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}])
+        );
+    }
+}

@@ -614,3 +614,106 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// 128-bit integers, from formats that have them (CBOR, MessagePack,
+// serde_json with `arbitrary_precision`): the same range checks.
+// ---------------------------------------------------------------------------
+
+/// One value of a self-describing format with 128-bit integers.
+#[derive(Clone, Copy)]
+enum Wide {
+    Text(&'static str),
+    I128(i128),
+    U128(u128),
+}
+
+impl<'de> serde::Deserializer<'de> for Wide {
+    type Error = serde::de::value::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self {
+            Wide::Text(text) => visitor.visit_borrowed_str(text),
+            Wide::I128(n) => visitor.visit_i128(n),
+            Wide::U128(n) => visitor.visit_u128(n),
+        }
+    }
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self {
+            Wide::Text(text) => serde::de::IntoDeserializer::<Self::Error>::into_deserializer(text)
+                .deserialize_enum(name, variants, visitor),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}
+
+impl serde::de::IntoDeserializer<'_> for Wide {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+fn read_wide(number: (&'static str, Wide)) -> Result<ErrorEnvelope, String> {
+    let entries = [
+        ("error_class", Wide::Text("BUSY")),
+        ("message", Wide::Text("m")),
+        number,
+    ];
+    let map =
+        serde::de::value::MapDeserializer::<_, serde::de::value::Error>::new(entries.into_iter());
+    serde::Deserialize::deserialize(map).map_err(|err: serde::de::value::Error| err.to_string())
+}
+
+#[test]
+fn wide_integers_read_within_range() {
+    assert_eq!(
+        read_wide(("ora_code", Wide::I128(-942))),
+        Ok(ErrorEnvelope {
+            ora_code: Some(-942),
+            ..bare_busy()
+        })
+    );
+    assert_eq!(
+        read_wide(("retry_after_ms", Wide::U128(1500))),
+        Ok(ErrorEnvelope {
+            retry_after_ms: Some(1500),
+            ..bare_busy()
+        })
+    );
+    assert_eq!(
+        read_wide(("retry_after_ms", Wide::I128(i128::from(u64::MAX)))),
+        Ok(ErrorEnvelope {
+            retry_after_ms: Some(u64::MAX),
+            ..bare_busy()
+        })
+    );
+    assert_eq!(
+        read_wide(("ora_code", Wide::I128(i128::from(i32::MAX) + 1))),
+        Err("invalid value: integer, expected `ora_code` as a whole number from -2147483648 to 2147483647".to_owned())
+    );
+    assert_eq!(
+        read_wide(("retry_after_ms", Wide::U128(u128::MAX))),
+        Err("invalid value: integer, expected `retry_after_ms` as a whole number from 0 to 18446744073709551615".to_owned())
+    );
+    assert_eq!(
+        read_wide(("retry_after_ms", Wide::I128(-1))),
+        Err("invalid value: integer, expected `retry_after_ms` as a whole number from 0 to 18446744073709551615".to_owned())
+    );
+}

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use envelope_core::{
-    Effect, Envelope, ErrorClass, ErrorEnvelope, Owner, ToolResult, UserErrorCategory,
+    Effect, Envelope, ErrorClass, ErrorEnvelope, Owner, ToolResult, UserErrorCategory, VariantSpec,
 };
 use serde_json::json;
 
@@ -85,6 +85,42 @@ fn display_of_every_effect() {
     assert_eq!(Effect::Partial.to_string(), "partial");
     assert_eq!(Effect::Unknown.to_string(), "unknown");
     assert_eq!(Effect::default(), Effect::Nothing);
+}
+
+/// Parsing takes the wire name or the variant name, exactly; anything
+/// else is an error that quotes the input.
+#[test]
+fn parsing_a_class_from_literal_names() {
+    let parsed: Vec<Result<ErrorClass, String>> = [
+        "OBJECT_NOT_FOUND",
+        "ObjectNotFound",
+        "RATE_LIMITED",
+        "RateLimited",
+        "UNKNOWN",
+        "Unknown",
+        "object_not_found",
+        "OBJECT_NOT_FOUND ",
+        "",
+        "NotFound",
+    ]
+    .iter()
+    .map(|text| text.parse::<ErrorClass>().map_err(|err| err.to_string()))
+    .collect();
+    assert_eq!(
+        parsed,
+        [
+            Ok(ErrorClass::ObjectNotFound),
+            Ok(ErrorClass::ObjectNotFound),
+            Ok(ErrorClass::RateLimited),
+            Ok(ErrorClass::RateLimited),
+            Ok(ErrorClass::Unknown),
+            Ok(ErrorClass::Unknown),
+            Err("unknown error class `object_not_found`".to_owned()),
+            Err("unknown error class `OBJECT_NOT_FOUND `".to_owned()),
+            Err("unknown error class ``".to_owned()),
+            Err("unknown error class `NotFound`".to_owned()),
+        ]
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -702,5 +738,139 @@ fn success_result() {
             "is_error": false,
             "error_category": null
         })
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Catalog entries (`VariantSpec`) and the retry rule
+// ---------------------------------------------------------------------------
+
+/// A catalog entry as JSON, every key: the whole value is compared.
+fn spec_json(spec: VariantSpec) -> serde_json::Value {
+    serde_json::to_value(spec).unwrap()
+}
+
+fn spec_expected(
+    class: &str,
+    category: &str,
+    effect: &str,
+    idempotent: bool,
+    retryable: bool,
+) -> serde_json::Value {
+    json!({
+        "name": "V",
+        "code": null,
+        "class": class,
+        "category": category,
+        "suggested_tool": null,
+        "next_steps": [],
+        "message": null,
+        "help_url": null,
+        "effect": effect,
+        "idempotent": idempotent,
+        "retryable": retryable,
+        "correlation_id": null,
+        "transparent": false
+    })
+}
+
+#[test]
+fn spec_with_class_takes_the_class_defaults() {
+    let v = VariantSpec::new("V");
+    assert_eq!(
+        spec_json(v.with_class(ErrorClass::Busy)),
+        spec_expected("BUSY", "Technical", "nothing", false, true)
+    );
+    assert_eq!(
+        spec_json(v.with_class(ErrorClass::Timeout)),
+        spec_expected("TIMEOUT", "Technical", "unknown", false, false)
+    );
+    assert_eq!(
+        spec_json(v.with_class(ErrorClass::ObjectNotFound)),
+        spec_expected("OBJECT_NOT_FOUND", "NotFound", "nothing", false, false)
+    );
+}
+
+/// `with_effect`: retryable only when the class is and the effect allows
+/// a repeat.
+#[test]
+fn spec_with_effect_applies_the_retry_rule() {
+    let v = VariantSpec::new("V");
+    // A class that is not retryable stays so, even when nothing changed.
+    assert_eq!(
+        spec_json(
+            v.with_class(ErrorClass::Internal)
+                .with_effect(Effect::Nothing)
+        ),
+        spec_expected("INTERNAL", "Technical", "nothing", false, false)
+    );
+    // A retryable class whose call may have acted is not.
+    assert_eq!(
+        spec_json(v.with_class(ErrorClass::Busy).with_effect(Effect::Partial)),
+        spec_expected("BUSY", "Technical", "partial", false, false)
+    );
+    // A retryable class whose call changed nothing is.
+    assert_eq!(
+        spec_json(
+            v.with_class(ErrorClass::Timeout)
+                .with_effect(Effect::Nothing)
+        ),
+        spec_expected("TIMEOUT", "Technical", "nothing", false, true)
+    );
+    // Without a class there is nothing to judge.
+    assert_eq!(
+        spec_json(v.with_effect(Effect::Partial))["retryable"],
+        json!(null)
+    );
+}
+
+/// `idempotent`: a repeat is safe whatever the effect, so retryable is the
+/// class's.
+#[test]
+fn spec_idempotent_applies_the_retry_rule() {
+    let v = VariantSpec::new("V");
+    assert_eq!(
+        spec_json(v.with_class(ErrorClass::Timeout).idempotent()),
+        spec_expected("TIMEOUT", "Technical", "unknown", true, true)
+    );
+    assert_eq!(
+        spec_json(v.with_class(ErrorClass::Internal).idempotent()),
+        spec_expected("INTERNAL", "Technical", "unknown", true, false)
+    );
+    let no_class = spec_json(v.idempotent());
+    assert_eq!(no_class["idempotent"], json!(true));
+    assert_eq!(no_class["retryable"], json!(null));
+}
+
+/// `with_retryable`: the author's judgement, still under the retry rule.
+#[test]
+fn spec_with_retryable_applies_the_retry_rule() {
+    let v = VariantSpec::new("V");
+    // Said not to succeed later: not retryable, though nothing changed.
+    assert_eq!(
+        spec_json(
+            v.with_class(ErrorClass::ObjectNotFound)
+                .with_retryable(false)
+        ),
+        spec_expected("OBJECT_NOT_FOUND", "NotFound", "nothing", false, false)
+    );
+    // Said to succeed later, but the call may have acted: not retryable.
+    assert_eq!(
+        spec_json(v.with_class(ErrorClass::Internal).with_retryable(true)),
+        spec_expected("INTERNAL", "Technical", "unknown", false, false)
+    );
+    // ... unless the operation is idempotent.
+    assert_eq!(
+        spec_json(
+            v.with_class(ErrorClass::Internal)
+                .idempotent()
+                .with_retryable(true)
+        ),
+        spec_expected("INTERNAL", "Technical", "unknown", true, true)
+    );
+    // Said to succeed later, nothing changed: retryable.
+    assert_eq!(
+        spec_json(v.with_class(ErrorClass::Conflict).with_retryable(true)),
+        spec_expected("CONFLICT", "WorkflowDependency", "nothing", false, true)
     );
 }

@@ -117,12 +117,15 @@ fn round_trip_of_every_field() {
 #[test]
 fn tool_result_from_envelope_byte_for_byte() {
     let result = object_not_found().to_tool_result("call_42");
-    let expected_content = object_not_found().to_json_string();
     assert_eq!(
         serde_json::to_string(&result).unwrap(),
-        format!(
-            r#"{{"tool_call_id":"call_42","content":{},"is_error":true,"error_category":"NotFound"}}"#,
-            serde_json::to_string(&expected_content).unwrap()
+        concat!(
+            r#"{"tool_call_id":"call_42","content":"{\"isError\":true,"#,
+            r#"\"error_class\":\"OBJECT_NOT_FOUND\","#,
+            r#"\"message\":\"table or view EMPLOYES does not exist\",\"ora_code\":942,"#,
+            r#"\"suggested_tool\":\"oracle_schema_inspect\","#,
+            r#"\"fuzzy_matches\":[\"EMPLOYEES\",\"EMPLOYEE\"],\"category\":\"NotFound\"}","#,
+            r#""is_error":true,"error_category":"NotFound"}"#
         )
     );
     assert_eq!(

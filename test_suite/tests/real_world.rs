@@ -635,6 +635,7 @@ mod against_oraclemcp_error {
     /// (`OPERATING_LEVEL_TOO_LOW`) reads as `Unknown` instead of failing.
     #[test]
     fn our_reader_parses_their_json() {
+        let mut classes = Vec::new();
         for (_, theirs) in pairs() {
             let expected = theirs.into_envelope();
             let json = expected.to_json().to_string();
@@ -645,10 +646,32 @@ mod against_oraclemcp_error {
             assert_eq!(read.fuzzy_matches, expected.fuzzy_matches);
             assert_eq!(read.next_steps, expected.next_steps);
             assert_eq!(read.retry_after_ms, expected.retry_after_ms);
-            let name = wire_name(expected.error_class);
-            let class = name.parse().unwrap_or(ErrorClass::Unknown);
-            assert_eq!(read.error_class, class, "{name}");
+            classes.push((wire_name(expected.error_class), read.error_class));
         }
+        // Their wire name and the class we read it as, written out (not
+        // computed by our own `FromStr`).
+        let classes: Vec<(&str, ErrorClass)> = classes
+            .iter()
+            .map(|(name, class)| (name.as_str(), *class))
+            .collect();
+        assert_eq!(
+            classes,
+            [
+                ("OBJECT_NOT_FOUND", ErrorClass::ObjectNotFound),
+                ("OBJECT_NOT_FOUND", ErrorClass::ObjectNotFound),
+                ("INSUFFICIENT_PRIVILEGE", ErrorClass::InsufficientPrivilege),
+                ("FORBIDDEN_STATEMENT", ErrorClass::Unknown),
+                ("OPERATING_LEVEL_TOO_LOW", ErrorClass::Unknown),
+                ("CHALLENGE_REQUIRED", ErrorClass::Unknown),
+                ("RUNTIME_STATE_REQUIRED", ErrorClass::Unknown),
+                ("BUSY", ErrorClass::Busy),
+                ("BUSY", ErrorClass::Busy),
+                ("INVALID_ARGUMENTS", ErrorClass::InvalidArguments),
+                ("POLICY_DENIED", ErrorClass::PolicyDenied),
+                ("INTERNAL", ErrorClass::Internal),
+                ("INTERNAL", ErrorClass::Internal),
+            ]
+        );
     }
 
     /// Their reader parses ours only when our class is also one of theirs:
