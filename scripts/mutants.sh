@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Mutation testing with cargo-mutants (see TESTING.md for today's scores,
+# run times and every remaining survivor).
+#
+# Tool: cargo-mutants 27.1.0, pinned:
+#     cargo install cargo-mutants --locked --version 27.1.0
+#
+# Usage:
+#     scripts/mutants.sh [core|derive] [extra cargo-mutants options]
+#
+#   core (default)  mutates envelope-core; runs the tests of envelope-core
+#                   and of the test suite (envelope-test-suite), all features.
+#   derive          mutates envelope-derive; runs its unit tests and the
+#                   test suite's behaviour tests, all features.
+#
+# Both leave out the trybuild UI cases (test `ui`, minutes per mutant),
+# examples, benches and doctests (`--tests`). Extra options go to cargo
+# mutants, e.g. `--file envelope-core/src/class.rs`, `--iterate` (skip
+# mutants caught by the previous run), `-j 1`.
+#
+# cargo-mutants copies the tree into a scratch directory per job and builds
+# there, with its own target directory, so it does not contend with
+# `target/`. Results: target/mutants/<core|derive>/mutants.out/ (`missed.txt`,
+# `caught.txt`, `unviable.txt`, `timeout.txt`, `outcomes.json`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=27.1.0
+if [ "$(cargo mutants --version 2>/dev/null)" != "cargo-mutants $version" ]; then
+    echo "needs cargo-mutants $version: cargo install cargo-mutants --locked --version $version" >&2
+    exit 1
+fi
+
+target=core
+case "${1:-}" in
+    core | derive)
+        target=$1
+        shift
+        ;;
+esac
+
+# Variables that would rewrite expectations instead of checking them, and
+# a shared target directory (each scratch copy builds in its own).
+unset TRYBUILD ENVELOPE_UPDATE_README INSTA_UPDATE INSTA_FORCE_PASS CARGO_TARGET_DIR
+# No debug info: links in about half the time; the tests do not need it.
+export CARGO_PROFILE_DEV_DEBUG=0 CARGO_PROFILE_TEST_DEBUG=0
+export CARGO_TERM_COLOR=never
+
+case "$target" in
+    core) package=envelope-core ;;
+    derive) package=envelope-derive ;;
+esac
+
+mkdir -p "target/mutants/$target"
+exec cargo mutants \
+    --package "$package" \
+    --test-package "$package,envelope-test-suite" \
+    --all-features \
+    --cargo-arg=--tests \
+    --minimum-test-timeout "${MUTANTS_TEST_TIMEOUT:-120}" \
+    --jobs "${CARGO_MUTANTS_JOBS:-2}" \
+    --output "target/mutants/$target" \
+    "$@" \
+    -- -- --skip ui --exact
