@@ -40,6 +40,8 @@ mod convert;
 mod effect;
 mod envelope;
 pub mod fuzzy;
+#[cfg(any(feature = "axum", feature = "rmcp"))]
+mod integrations;
 mod lenient;
 #[cfg(feature = "tracing")]
 pub mod log;
