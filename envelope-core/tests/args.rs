@@ -1178,3 +1178,265 @@ mod merging {
         );
     }
 }
+
+/// Every JSON Schema keyword the schema side reports, each once, and the
+/// `oneOf` / `anyOf` rules, next to a problem only serde finds (`a`, read
+/// first), so that serde's problem does not stand in for the schema's.
+#[cfg(feature = "jsonschema")]
+mod schema_keywords {
+    use super::*;
+
+    /// A field whose schema is exactly `$schema` (serde accepts any value).
+    macro_rules! schema_fns {
+        ($($name:ident = $schema:tt;)*) => {
+            $(
+                fn $name(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                    schemars::json_schema!($schema)
+                }
+            )*
+        };
+    }
+
+    schema_fns! {
+        min_length = {"type": "string", "minLength": 3};
+        max_length = {"type": "string", "maxLength": 2};
+        min_items = {"type": "array", "minItems": 2};
+        max_items = {"type": "array", "maxItems": 2};
+        min_properties = {"type": "object", "minProperties": 2};
+        max_properties = {"type": "object", "maxProperties": 2};
+        pattern = {"type": "string", "pattern": "^[A-Z]+$"};
+        multiple_of = {"type": "integer", "multipleOf": 7};
+        unique_items = {"type": "array", "uniqueItems": true};
+        minimum = {"type": "integer", "minimum": 1};
+        maximum = {"type": "number", "maximum": 10};
+        exclusive_minimum = {"type": "integer", "exclusiveMinimum": 0};
+        exclusive_maximum = {"type": ["number", "null"], "exclusiveMaximum": 10};
+        both_bounds = {"type": ["integer", "null"], "minimum": 1, "maximum": 5};
+    }
+
+    arguments! {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Keywords {
+            a: Secretive,
+            #[schemars(schema_with = "min_length")]
+            b_min_length: Value,
+            #[schemars(schema_with = "max_length")]
+            c_max_length: Value,
+            #[schemars(schema_with = "min_items")]
+            d_min_items: Value,
+            #[schemars(schema_with = "max_items")]
+            e_max_items: Value,
+            #[schemars(schema_with = "min_properties")]
+            f_min_properties: Value,
+            #[schemars(schema_with = "max_properties")]
+            g_max_properties: Value,
+            #[schemars(schema_with = "pattern")]
+            h_pattern: Value,
+            #[schemars(schema_with = "multiple_of")]
+            j_multiple_of: Value,
+            #[schemars(schema_with = "unique_items")]
+            k_unique_items: Value,
+            #[schemars(schema_with = "minimum")]
+            l_minimum: Value,
+            #[schemars(schema_with = "maximum")]
+            m_maximum: Value,
+            #[schemars(schema_with = "exclusive_minimum")]
+            n_exclusive_minimum: Value,
+            #[schemars(schema_with = "exclusive_maximum")]
+            o_exclusive_maximum: Value,
+            #[schemars(schema_with = "both_bounds")]
+            p_both_bounds: Value,
+        }
+
+        /// The alternatives of a `oneOf`, each next to serde's problem.
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Alternatives {
+            a: Secretive,
+            #[serde(default)]
+            documented: Option<Order>,
+            #[serde(default)]
+            mixed: Option<Mixed>,
+            #[serde(default)]
+            tagged: Option<Shape>,
+        }
+
+        /// A documented unit variant and a newtype variant: a constant or
+        /// an object.
+        #[derive(Debug, Deserialize)]
+        enum Mixed {
+            /// The first.
+            Alpha,
+            /// The second.
+            Beta(u8),
+        }
+    }
+
+    fn all<T>(arguments: Value) -> Value
+    where
+        T: serde::de::DeserializeOwned + schemars::JsonSchema + std::fmt::Debug,
+    {
+        problems(&args::parse_with_schema::<T>(arguments).expect_err("invalid arguments"))
+    }
+
+    schema_fns! {
+        short_strings = {"type": "array", "items": {"type": "string", "maxLength": 1}};
+    }
+
+    arguments! {
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Bulk {
+            a: Secretive,
+            #[schemars(schema_with = "short_strings")]
+            items: Value,
+            zz: u8,
+        }
+    }
+
+    /// The schema builds 100 problems and only counts the rest: the 101st
+    /// (a wrong type, which would be listed first) is counted, not built.
+    #[test]
+    fn problems_past_the_hundredth_are_counted() {
+        let envelope = args::parse_with_schema::<Bulk>(json!({
+            "a": "x",
+            "items": vec!["xx"; 100],
+            "zz": "x",
+        }))
+        .unwrap_err();
+        let listed: Vec<String> = envelope
+            .argument_errors
+            .iter()
+            .map(|problem| problem.path.clone())
+            .collect();
+        let mut expected = vec![String::from("/a")];
+        expected.extend((0..19).map(|i| format!("/items/{i}")));
+        assert_eq!(listed, expected);
+        let items: Vec<String> = (0..19)
+            .map(|i| format!("/items/{i} must be a string of at most 1 characters"))
+            .collect();
+        assert_eq!(
+            envelope.message,
+            format!(
+                "102 problems in the arguments: /a is invalid; {}; and 82 more",
+                items.join("; ")
+            )
+        );
+    }
+
+    #[test]
+    fn every_keyword() {
+        let found = all::<Keywords>(json!({
+            "a": "x",
+            "b_min_length": "xy",
+            "c_max_length": "xyz",
+            "d_min_items": [1],
+            "e_max_items": [1, 2, 3],
+            "f_min_properties": {"x": 1},
+            "g_max_properties": {"x": 1, "y": 2, "z": 3},
+            "h_pattern": "abc",
+            "j_multiple_of": 8,
+            "k_unique_items": [1, 1],
+            "l_minimum": 0,
+            "m_maximum": 11,
+            "n_exclusive_minimum": 0,
+            "o_exclusive_maximum": 10,
+            "p_both_bounds": 9,
+        }));
+        let other = |path: &str, expected: &str, received: &str| json!({"path": path, "kind": "other", "expected": expected, "received": received});
+        let range = |path: &str, expected: &str| json!({"path": path, "kind": "out_of_range", "expected": expected, "received": "integer"});
+        assert_eq!(
+            found,
+            json!([
+                range("/l_minimum", "an integer of at least 1"),
+                range("/m_maximum", "a number of at most 10"),
+                range("/n_exclusive_minimum", "an integer greater than 0"),
+                range("/o_exclusive_maximum", "a number less than 10"),
+                range("/p_both_bounds", "an integer from 1 to 5"),
+                {"path": "/a", "kind": "other", "received": "string"},
+                other("/b_min_length", "a string of at least 3 characters", "string"),
+                other("/c_max_length", "a string of at most 2 characters", "string"),
+                other("/d_min_items", "an array of at least 2 items", "array"),
+                other("/e_max_items", "an array of at most 2 items", "array"),
+                other("/f_min_properties", "an object with at least 2 fields", "object"),
+                other("/g_max_properties", "an object with at most 2 fields", "object"),
+                other("/h_pattern", "a string matching the pattern ^[A-Z]+$", "string"),
+                other("/j_multiple_of", "a multiple of 7", "integer"),
+                other("/k_unique_items", "an array without duplicate items", "array"),
+            ])
+        );
+    }
+
+    #[test]
+    fn alternatives() {
+        let found = all::<Alternatives>(json!({
+            "a": "x",
+            "documented": "asc",
+            "mixed": "Alpah",
+            "tagged": {"kind": "triangle"},
+        }));
+        assert_eq!(
+            found,
+            json!([
+                // Every alternative is a constant at the value itself.
+                {"path": "/documented", "kind": "unknown_variant", "expected": r#"one of "ascending", "descending""#, "received": "string"},
+                // Every alternative is a tag constant at the same key.
+                {"path": "/tagged/kind", "kind": "unknown_variant", "expected": r#"one of "circle", "square""#, "received": "string", "suggestions": ["circle"]},
+                {"path": "/a", "kind": "other", "received": "string"},
+                // One constant, one object: neither fits, nothing common.
+                {"path": "/mixed", "kind": "other", "received": "string"},
+            ])
+        );
+        // Both alternatives miss the tag: it is missing.
+        let found = all::<Alternatives>(json!({"a": "x", "tagged": {"radius": 1}}));
+        assert_eq!(
+            found,
+            json!([
+                {"path": "/tagged/kind", "kind": "missing"},
+                {"path": "/a", "kind": "other", "received": "string"},
+            ])
+        );
+    }
+}
+
+/// `Args<T>` has exactly `T`'s schema under `T`'s name and id: inside a
+/// larger schema it shares `T`'s definition, and an inlined `T` stays
+/// inlined.
+#[cfg(feature = "jsonschema")]
+#[test]
+fn args_schema_is_the_argument_types() {
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)] // only its schema is used
+    struct Tool {
+        checked: args::Args<Query>,
+        plain: Query,
+        count: args::Args<u32>,
+    }
+    assert_eq!(
+        serde_json::to_value(schemars::schema_for!(Tool)).unwrap(),
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "Tool",
+            "type": "object",
+            "properties": {
+                "checked": {"$ref": "#/$defs/Query"},
+                "plain": {"$ref": "#/$defs/Query"},
+                "count": {"type": "integer", "format": "uint32", "minimum": 0},
+            },
+            "required": ["checked", "plain", "count"],
+            "$defs": {
+                "Query": {
+                    "description": "The issue's example: a table and a limit.",
+                    "type": "object",
+                    "properties": {
+                        "table": {"type": "string"},
+                        "limit": {"type": "integer", "format": "uint32", "minimum": 0},
+                    },
+                    "required": ["table", "limit"],
+                    "additionalProperties": false,
+                }
+            }
+        })
+    );
+}

@@ -202,3 +202,49 @@ fn std_and_boxed_accessors_never_allocate() {
     });
     assert_eq!(n, 0);
 }
+
+/// Next steps from a template and from a list field of each shape, for a
+/// class whose call may have taken effect (so the rule puts a check step
+/// first): the vector is sized once for all of them.
+#[derive(Debug, envelope::Envelope)]
+enum Stepped {
+    #[envelope(class = Timeout, message = "slow", next_step = "narrow the query")]
+    Array {
+        #[envelope(next_steps)]
+        more: [&'static str; 2],
+    },
+    #[envelope(class = Timeout, message = "slow", next_step = "narrow the query")]
+    Optional {
+        #[envelope(next_steps)]
+        more: Option<Vec<String>>,
+    },
+}
+
+#[test]
+fn next_steps_are_sized_once() {
+    let steps = [
+        "the call may have taken effect: check its result before repeating it",
+        "narrow the query",
+        "add a filter",
+        "retry later",
+    ];
+    let errors = [
+        Stepped::Array {
+            more: ["add a filter", "retry later"],
+        },
+        Stepped::Optional {
+            more: Some(vec!["add a filter".into(), "retry later".into()]),
+        },
+    ];
+    for error in errors {
+        let name = format!("{error:?}");
+        // message, steps vector, template, two copied steps, check step
+        let (envelope, n) = allocations(|| error.to_envelope());
+        assert_eq!(n, 6, "{name}");
+        assert_eq!(envelope.next_steps, steps, "{name}");
+        assert_eq!(envelope.next_steps.capacity(), 4, "{name}");
+        let (envelope, n) = allocations(|| error.into_envelope());
+        assert_eq!(n, 6, "{name}");
+        assert_eq!(envelope.next_steps, steps, "{name}");
+    }
+}

@@ -190,3 +190,36 @@ fn pointers_forward_a_derived_category_override() {
         ErrorClass::ObjectNotFound
     );
 }
+
+/// Optional role fields, by reference and by value (`into_envelope` moves
+/// a variant with a `message` and a list field).
+#[derive(Debug, Clone, thiserror::Error, Envelope)]
+#[error("no table {name}")]
+#[envelope(class = ObjectNotFound, message = "no table {name}")]
+struct NoTable {
+    name: String,
+    #[envelope(fuzzy_matches)]
+    near: Option<Vec<String>>,
+    #[envelope(correlation_id)]
+    request: Option<String>,
+}
+
+#[test]
+fn optional_role_fields_by_reference_and_by_value() {
+    let some = NoTable {
+        name: "EMPLOYES".into(),
+        near: Some(vec!["EMPLOYEES".into()]),
+        request: Some("req-7".into()),
+    };
+    let expected = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no table EMPLOYES","fuzzy_matches":["EMPLOYEES"],"code":"NO_TABLE","category":"NotFound","correlation_id":"req-7"}"#;
+    assert_eq!(some.to_json_string(), expected);
+    assert_eq!(some.into_envelope().to_json_string(), expected);
+    let none = NoTable {
+        name: "EMPLOYES".into(),
+        near: None,
+        request: None,
+    };
+    let expected = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no table EMPLOYES","code":"NO_TABLE","category":"NotFound"}"#;
+    assert_eq!(none.to_json_string(), expected);
+    assert_eq!(none.into_envelope().to_json_string(), expected);
+}

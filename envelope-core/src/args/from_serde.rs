@@ -280,6 +280,63 @@ mod tests {
             "an array of 2 items"
         );
         assert_eq!(json_expected("a valid date", false), "a valid date");
+        assert_eq!(json_expected("tuple struct Point", false), "an array");
+        assert_eq!(
+            json_expected("tuple variant Shape::Pair", false),
+            "an array"
+        );
+    }
+
+    /// The bounds of every primitive integer type, as serde names it.
+    #[test]
+    fn bounds_of_every_integer_type() {
+        let rows: &[(&str, &str)] = &[
+            ("u8", "an integer from 0 to 255"),
+            ("u16", "an integer from 0 to 65535"),
+            ("u32", "an integer from 0 to 4294967295"),
+            ("u64", "an integer from 0 to 18446744073709551615"),
+            (
+                "u128",
+                "an integer from 0 to 340282366920938463463374607431768211455",
+            ),
+            ("i8", "an integer from -128 to 127"),
+            ("i16", "an integer from -32768 to 32767"),
+            ("i32", "an integer from -2147483648 to 2147483647"),
+            (
+                "i64",
+                "an integer from -9223372036854775808 to 9223372036854775807",
+            ),
+            (
+                "i128",
+                "an integer from -170141183460469231731687303715884105728 to 170141183460469231731687303715884105727",
+            ),
+        ];
+        for &(name, expected) in rows {
+            assert_eq!(json_expected(name, true), expected, "{name}");
+        }
+        #[cfg(target_pointer_width = "64")]
+        {
+            assert_eq!(
+                json_expected("usize", true),
+                "an integer from 0 to 18446744073709551615"
+            );
+            assert_eq!(
+                json_expected("isize", true),
+                "an integer from -9223372036854775808 to 9223372036854775807"
+            );
+        }
+        #[cfg(target_pointer_width = "32")]
+        {
+            assert_eq!(
+                json_expected("usize", true),
+                "an integer from 0 to 4294967295"
+            );
+            assert_eq!(
+                json_expected("isize", true),
+                "an integer from -2147483648 to 2147483647"
+            );
+        }
+        assert_eq!(json_expected("u256", true), "u256");
     }
 
     #[test]
