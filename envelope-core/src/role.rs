@@ -27,13 +27,12 @@ pub(crate) fn correlation_id(mut id: String) -> Option<String> {
     if id.trim().is_empty() {
         return None;
     }
-    if id.len() > MAX_ID_BYTES {
-        let mut end = MAX_ID_BYTES;
-        while !id.is_char_boundary(end) {
-            end -= 1;
-        }
-        id.truncate(end);
-    }
+    // The last character boundary at or before 256 bytes (0 always is one).
+    let end = (0..=MAX_ID_BYTES.min(id.len()))
+        .rev()
+        .find(|&end| id.is_char_boundary(end))
+        .unwrap_or(0);
+    id.truncate(end);
     Some(id)
 }
 

@@ -1440,3 +1440,35 @@ fn args_schema_is_the_argument_types() {
         })
     );
 }
+
+/// `Args<T>` never fails to deserialize; it checks with the schema (every
+/// problem) when `jsonschema` is on, and with serde (the first problem)
+/// when it is off. `.ci/run` runs these tests both ways.
+#[cfg(feature = "schemars")]
+#[test]
+fn args_checks_with_the_enabled_parser() {
+    #[derive(Debug, PartialEq, Deserialize, schemars::JsonSchema)]
+    struct Pair {
+        left: u8,
+        right: u8,
+    }
+    let args::Args(checked) = serde_json::from_value::<args::Args<Pair>>(json!({
+        "left": "x",
+        "right": -1,
+    }))
+    .expect("Args reads any JSON value");
+    let envelope = checked.expect_err("both fields are wrong");
+    #[cfg(feature = "jsonschema")]
+    let expected = json!([
+        {"path": "/left", "kind": "wrong_type", "expected": "an integer", "received": "string"},
+        {"path": "/right", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"},
+    ]);
+    #[cfg(not(feature = "jsonschema"))]
+    let expected = json!([
+        {"path": "/left", "kind": "wrong_type", "expected": "an integer", "received": "string"},
+    ]);
+    assert_eq!(problems(&envelope), expected);
+    let args::Args(checked) =
+        serde_json::from_value::<args::Args<Pair>>(json!({"left": 1, "right": 2})).unwrap();
+    assert_eq!(checked, Ok(Pair { left: 1, right: 2 }));
+}

@@ -146,9 +146,6 @@ fn collect(error: &ValidationError<'_>, schema: &Value, found: &mut Found) {
                 ValidationErrorKind::Pattern { pattern } => {
                     Some(format!("a string matching the pattern {pattern}"))
                 }
-                ValidationErrorKind::Format { format } => {
-                    Some(format!("a string in the format {format}"))
-                }
                 ValidationErrorKind::MultipleOf { multiple_of } => {
                     Some(format!("a multiple of {multiple_of}"))
                 }

@@ -169,7 +169,7 @@ fn json_expected(expected: &str, range: bool) -> String {
         None => (expected, false),
     };
     if let Some((min, max)) = integer_bounds(expected) {
-        let min = if nonzero && min == "0" { "1" } else { min };
+        let min = if nonzero && min == "0" { "1" } else { &min };
         return match (range, nonzero && min != "1") {
             (true, false) => format!("an integer from {min} to {max}"),
             (true, true) => format!("an integer other than 0, from {min} to {max}"),
@@ -201,28 +201,18 @@ fn json_expected(expected: &str, range: bool) -> String {
     String::from(json)
 }
 
-/// The bounds of a primitive integer type named as serde names it.
-fn integer_bounds(name: &str) -> Option<(&'static str, &'static str)> {
-    Some(match name {
-        "u8" => ("0", "255"),
-        "u16" => ("0", "65535"),
-        "u32" => ("0", "4294967295"),
-        "u64" => ("0", "18446744073709551615"),
-        "u128" => ("0", "340282366920938463463374607431768211455"),
-        "usize" if usize::BITS == 64 => ("0", "18446744073709551615"),
-        "usize" => ("0", "4294967295"),
-        "i8" => ("-128", "127"),
-        "i16" => ("-32768", "32767"),
-        "i32" => ("-2147483648", "2147483647"),
-        "i64" => ("-9223372036854775808", "9223372036854775807"),
-        "i128" => (
-            "-170141183460469231731687303715884105728",
-            "170141183460469231731687303715884105727",
-        ),
-        "isize" if usize::BITS == 64 => ("-9223372036854775808", "9223372036854775807"),
-        "isize" => ("-2147483648", "2147483647"),
-        _ => return None,
-    })
+/// The bounds of a primitive integer type named as serde names it
+/// (`usize` and `isize` as wide as on the target).
+fn integer_bounds(name: &str) -> Option<(String, String)> {
+    macro_rules! bounds {
+        ($($ty:ident)*) => {
+            match name {
+                $(stringify!($ty) => Some(($ty::MIN.to_string(), $ty::MAX.to_string())),)*
+                _ => None,
+            }
+        };
+    }
+    bounds!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize)
 }
 
 #[cfg(test)]
