@@ -24,6 +24,8 @@ mod valid;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod ui_cases;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
