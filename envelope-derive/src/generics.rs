@@ -142,3 +142,96 @@ fn declared(generics: &Generics, ty: &Type, bound: Bound) -> bool {
         });
     on_param || in_where
 }
+
+#[cfg(test)]
+mod tests {
+    use syn::parse_quote;
+
+    use super::*;
+
+    fn params(names: &[&str]) -> Vec<String> {
+        names.iter().map(|&name| name.to_owned()).collect()
+    }
+
+    #[test]
+    fn mentions_looks_inside_every_group() {
+        let t = params(&["T"]);
+        assert!(mentions(&parse_quote!(T), &t));
+        assert!(mentions(&parse_quote!(Option<(u8, Vec<T>)>), &t));
+        assert!(mentions(&parse_quote!([T; 2]), &t));
+        assert!(!mentions(&parse_quote!(u8), &t));
+        assert!(!mentions(&parse_quote!(Vec<Tee>), &t));
+        assert!(!mentions(&parse_quote!(T), &[]));
+    }
+
+    #[test]
+    fn bounds_are_kept_once_per_type_and_trait() {
+        let t: Type = parse_quote!(T);
+        let t_again: Type = parse_quote!(T);
+        let u: Type = parse_quote!(U);
+        let mut bounds = Bounds::default();
+        bounds.push(&t, Bound::Fmt("Display"));
+        bounds.push(&t_again, Bound::Fmt("Display"));
+        bounds.push(&t, Bound::Fmt("Debug"));
+        bounds.push(&u, Bound::Fmt("Display"));
+        let pushed: Vec<String> = bounds
+            .predicates
+            .iter()
+            .map(|(ty, bound)| format!("{}: {}", ty.to_token_stream(), bound.trait_name()))
+            .collect();
+        assert_eq!(pushed, ["T: Display", "T: Debug", "U: Display"]);
+    }
+
+    /// The user's predicates first, then the inferred ones the user has
+    /// not written (on the parameter or in `where`, by the trait's last
+    /// segment), then the type's own `Display`.
+    #[test]
+    fn where_clause_skips_what_the_user_declared() {
+        let generics: Generics = parse_quote! {
+            <'a, 'b: 'a, T: fmt::Display, U, V: Clone>
+        };
+        let mut generics = generics;
+        generics.where_clause = Some(parse_quote! {
+            where 'a: 'b, U: ::serde::Serialize, [V; 1]: Sized
+        });
+        let types: [Type; 6] = [
+            parse_quote!(T),
+            parse_quote!(U),
+            parse_quote!(Vec<T>),
+            parse_quote!(T),
+            parse_quote!(V),
+            parse_quote!(U),
+        ];
+        let mut bounds = Bounds::default();
+        bounds.push(&types[0], Bound::Fmt("Display"));
+        bounds.push(&types[1], Bound::Serialize);
+        bounds.push(&types[2], Bound::Envelope);
+        bounds.push(&types[3], Bound::Fmt("Debug"));
+        bounds.push(&types[4], Bound::Serialize);
+        bounds.push(&types[5], Bound::Fmt("LowerHex"));
+        bounds.display_self = true;
+        let krate: Path = parse_quote!(::envelope);
+        let ident: Ident = parse_quote!(E);
+        let clause = bounds.where_clause(&krate, &ident, &generics);
+        let expected = quote! {
+            where
+                'a: 'b,
+                U: ::serde::Serialize,
+                [V; 1]: Sized,
+                Vec<T>: ::envelope::__private::Envelope,
+                T: ::core::fmt::Debug,
+                V: ::envelope::__private::Serialize,
+                U: ::core::fmt::LowerHex,
+                E<'a, 'b, T, U, V>: ::core::fmt::Display,
+        };
+        assert_eq!(clause.to_string(), expected.to_string());
+    }
+
+    #[test]
+    fn no_where_clause_without_predicates() {
+        let generics: Generics = parse_quote!(<T: Clone>);
+        let clause =
+            Bounds::default().where_clause(&parse_quote!(::envelope), &parse_quote!(E), &generics);
+        assert!(clause.is_empty(), "{clause}");
+    }
+}
