@@ -151,28 +151,84 @@ mod tests {
         Template::parse(&LitStr::new(text, proc_macro2::Span::call_site()))
     }
 
-    #[test]
-    fn pieces() {
-        let t = parse("object {name} at {0:>5} {{x}} {r#type:?}").unwrap();
-        let fields: Vec<String> = t
+    /// The pieces in a compact form: text in quotes, placeholders in braces.
+    fn pieces_of(text: &str) -> Vec<String> {
+        let template = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        template
             .pieces
             .iter()
-            .filter_map(|p| match p {
-                Piece::Arg { field, spec } => Some(format!("{field}:{spec}")),
-                Piece::Text(_) => None,
+            .map(|piece| match piece {
+                Piece::Text(text) => format!("{text:?}"),
+                Piece::Arg { field, spec } => format!("{{{field}:{spec}}}"),
             })
-            .collect();
-        assert_eq!(fields, ["name:", "0:>5", "type:?"]);
-        assert!(matches!(&t.pieces[4], Piece::Text(s) if s == " {x} "));
+            .collect()
+    }
+
+    fn error(text: &str) -> String {
+        match parse(text) {
+            Ok(_) => panic!("{text}: parsed"),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    #[test]
+    fn pieces() {
+        assert_eq!(
+            pieces_of("object {name} at {0:>5} {{x}} {r#type:?} {_tmp} tail"),
+            [
+                r#""object ""#,
+                "{name:}",
+                r#"" at ""#,
+                "{0:>5}",
+                r#"" {x} ""#,
+                "{type:?}",
+                r#"" ""#,
+                "{_tmp:}",
+                r#"" tail""#,
+            ]
+        );
+        assert_eq!(pieces_of("{ a }{b}"), ["{a:}", "{b:}"]);
+        assert_eq!(pieces_of("}}{{"), [r#""}{""#]);
+        assert_eq!(pieces_of(""), Vec::<String>::new());
     }
 
     #[test]
     fn errors() {
-        let msg = |t: &str| parse(t).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(msg("a {name").starts_with("unbalanced `{`"));
-        assert!(msg("a } b").starts_with("unbalanced `}`"));
-        assert!(msg("a {} b").contains("does not name a field"));
-        assert!(msg("{x.len()}").contains("expressions and method calls"));
-        assert!(msg("{x:>w$}").contains("not supported"));
+        assert_eq!(
+            error("a {name"),
+            "unbalanced `{` in template: close the placeholder with `}`, or write `{{` for a literal brace"
+        );
+        assert_eq!(
+            error("a {na{me}"),
+            "unbalanced `{` in template: close the placeholder with `}`, or write `{{` for a literal brace"
+        );
+        assert_eq!(
+            error("a } b"),
+            "unbalanced `}` in template: write `}}` for a literal brace"
+        );
+        assert_eq!(
+            error("a {} b"),
+            "`{}` does not name a field: write `{0}` for the first tuple field or `{name}` for a named field"
+        );
+        assert_eq!(
+            error("{x.len()}"),
+            "`{x.len()}`: a template names a field only (`{name}`, `{0}`, `{name:?}`); expressions and method calls are not supported"
+        );
+        assert_eq!(
+            error("{-x}"),
+            "`{-x}`: a template names a field only (`{name}`, `{0}`, `{name:?}`); expressions and method calls are not supported"
+        );
+        assert_eq!(
+            error("{x:>w$}"),
+            "`{x:>w$}`: width and precision taken from arguments (`$`, `*`) are not supported in templates; write a literal number such as `{x:>8}`"
+        );
+        assert_eq!(
+            error("{x:.*}"),
+            "`{x:.*}`: width and precision taken from arguments (`$`, `*`) are not supported in templates; write a literal number such as `{x:>8}`"
+        );
+        assert_eq!(
+            error("{99999999999999999999999}"),
+            "`{99999999999999999999999}` is not a valid field index"
+        );
     }
 }

@@ -228,6 +228,50 @@ mod tests {
     }
 
     #[test]
+    fn type_params_are_the_type_parameters_only() {
+        let generics: Generics = parse_quote!(<'a, T: Clone, const N: usize, U = u8>);
+        assert_eq!(type_params(&generics), ["T", "U"]);
+    }
+
+    /// Without a user `where` clause, the inferred predicates alone; with
+    /// only the user's, the user's alone.
+    #[test]
+    fn where_clause_from_either_side() {
+        let t: Type = parse_quote!(T);
+        let mut bounds = Bounds::default();
+        bounds.push(&t, Bound::Fmt("Display"));
+        let clause = bounds.where_clause(
+            &parse_quote!(::envelope),
+            &parse_quote!(E),
+            &parse_quote!(<T>),
+        );
+        assert_eq!(
+            clause.to_string(),
+            quote!(where T: ::core::fmt::Display,).to_string()
+        );
+
+        let mut generics: Generics = parse_quote!(<T>);
+        generics.where_clause = Some(parse_quote!(where T: Clone));
+        let clause =
+            Bounds::default().where_clause(&parse_quote!(::envelope), &parse_quote!(E), &generics);
+        assert_eq!(clause.to_string(), quote!(where T: Clone,).to_string());
+
+        let display = Bounds {
+            display_self: true,
+            ..Bounds::default()
+        };
+        let clause = display.where_clause(
+            &parse_quote!(::envelope),
+            &parse_quote!(E),
+            &parse_quote!(<T>),
+        );
+        assert_eq!(
+            clause.to_string(),
+            quote!(where E<T>: ::core::fmt::Display,).to_string()
+        );
+    }
+
+    #[test]
     fn no_where_clause_without_predicates() {
         let generics: Generics = parse_quote!(<T: Clone>);
         let clause =

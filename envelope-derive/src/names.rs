@@ -134,7 +134,7 @@ pub(crate) fn closest<'a>(input: &str, known: &[&'a str]) -> Option<&'a str> {
     let lowered = input.to_lowercase();
     known
         .iter()
-        .map(|k| (distance(&lowered, &k.to_lowercase()), *k))
+        .map(|k| (strsim::levenshtein(&lowered, &k.to_lowercase()), *k))
         .filter(|(d, k)| *d <= (k.len().max(input.len()) / 3).max(1))
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
@@ -159,26 +159,6 @@ pub(crate) fn sanitize<'a>(text: &str, known: &[&'a str], fallback: &'a str) -> 
         .unwrap_or(fallback)
 }
 
-/// Levenshtein distance, for "did you mean" only. The derive keeps its
-/// dependencies to syn, quote and proc-macro2 (compile time), so this small
-/// loop stands in for `strsim` here.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,6 +171,9 @@ mod tests {
         assert_eq!(upper_snake("IOError2"), "IO_ERROR2");
         assert_eq!(upper_snake("snake_case_name"), "SNAKE_CASE_NAME");
         assert_eq!(upper_snake("A"), "A");
+        assert_eq!(upper_snake("XmlA"), "XML_A");
+        assert_eq!(upper_snake("ParseV2"), "PARSE_V2");
+        assert_eq!(upper_snake("_Leading__double_"), "LEADING_DOUBLE");
         assert_eq!(upper_snake("ObjectNotFound"), "OBJECT_NOT_FOUND");
     }
 
@@ -212,6 +195,21 @@ mod tests {
             );
         }
         assert_eq!(closest("zzzzzz", CLASSES), None);
+        // Up to a third of the longer name's length may differ, at least
+        // one character; the nearest name wins, the first among equals.
+        assert_eq!(
+            closest("sugested_tols", &["suggested_tools"]),
+            Some("suggested_tools")
+        );
+        assert_eq!(
+            closest("sugstd_tls", &["suggested_tools"]),
+            Some("suggested_tools")
+        );
+        assert_eq!(closest("sgstd_tls", &["suggested_tools"]), None);
+        assert_eq!(closest("ab", &["ac"]), Some("ac"));
+        assert_eq!(closest("ab", &["cd"]), None);
+        assert_eq!(closest("cod", &["code", "cold", "co"]), Some("code"));
+        assert_eq!(closest("CLAS", &["class"]), Some("class"));
     }
 
     /// The lists hold exactly the runtime's classes, in its order.
