@@ -11,15 +11,16 @@
 #   core (default)  mutates envelope-core; runs the tests of envelope-core
 #                   and of the test suite (envelope-test-suite), all features.
 #   derive          mutates envelope-derive in two passes: first against its
-#                   own tests (unit tests and the UI cases checked at the
-#                   unit level, seconds per mutant), then, with `--iterate`,
-#                   the mutants that survived against the test suite's
-#                   behaviour tests as well (minutes per mutant).
+#                   own tests (unit tests, the UI cases checked at the unit
+#                   level, and the attribute reference's doctests: seconds
+#                   per mutant), then, with `--iterate`, the mutants that
+#                   survived against the test suite's behaviour tests as
+#                   well (about a minute per mutant).
 #
-# Both leave out the trybuild UI cases (test `ui`, minutes per mutant),
-# examples, benches and doctests (`--tests`). Extra options go to cargo
-# mutants, e.g. `--file envelope-core/src/class.rs`, `--iterate` (skip
-# mutants caught by the previous run), `-j 1`.
+# Both leave out the trybuild UI cases (test `ui`, minutes per mutant); the
+# test suite runs without its examples, benches and doctests (`--tests`).
+# Extra options go to cargo mutants, e.g. `--file envelope-core/src/class.rs`,
+# `--iterate` (skip mutants caught by the previous run), `-j 1`.
 #
 # cargo-mutants copies the tree into a scratch directory per job and builds
 # there, with its own target directory, so it does not contend with
@@ -54,7 +55,6 @@ mutants() {
     cargo mutants \
         --package "envelope-$target" \
         --all-features \
-        --cargo-arg=--tests \
         --minimum-test-timeout "${MUTANTS_TEST_TIMEOUT:-120}" \
         --jobs "${CARGO_MUTANTS_JOBS:-2}" \
         --output "target/mutants/$target" \
@@ -66,13 +66,14 @@ mutants() {
 # timed out: results, not failures of the run.
 case "$target" in
     core)
-        mutants --test-package envelope-core,envelope-test-suite "$@"
+        mutants --test-package envelope-core,envelope-test-suite --cargo-arg=--tests "$@"
         ;;
     derive)
+        # Its unit tests and doctests (the attribute reference's examples).
         mutants --test-package envelope-derive "$@" || {
             status=$?
             [ "$status" -eq 2 ] || [ "$status" -eq 3 ]
         }
-        mutants --test-package envelope-derive,envelope-test-suite --iterate "$@"
+        mutants --test-package envelope-derive,envelope-test-suite --cargo-arg=--tests --iterate "$@"
         ;;
 esac

@@ -605,7 +605,7 @@ where
             Ok(n) if lit.suffix().is_empty() => Ok((n, lit.span())),
             Ok(_) => Err(syn::Error::new(
                 lit.span(),
-                format!("remove the type suffix: write `{example}`"),
+                format!("remove the type suffix: write `{key} = {digits}`"),
             )),
             Err(err) => Err(syn::Error::new(
                 lit.span(),
@@ -672,12 +672,16 @@ fn name_value(
     let last = match path.segments.last() {
         Some(last) if plain_path => last,
         _ => {
+            // `UserErrorCategory::Busy` for a class: suggest `Busy` itself.
+            let name = path
+                .segments
+                .last()
+                .map(|last| names::unraw(&last.ident))
+                .and_then(|name| known.iter().find(|k| **k == name))
+                .unwrap_or(&known[0]);
             return Err(syn::Error::new_spanned(
                 &path,
-                format!(
-                    "expected a {key} name: write `{example}` (or `{owner}::{}`)",
-                    known[0]
-                ),
+                format!("expected a {key} name: write `{key} = {name}` (or `{owner}::{name}`)"),
             ));
         }
     };
