@@ -805,12 +805,13 @@ fn unknown_item_key(key: &str, span: Span, place: Place) -> syn::Error {
         .map(Key::name)
         .collect();
     if Role::NAMES.contains(&key) {
-        // `next_steps` on a variant: the key there is `next_step`.
+        // `next_steps` on a variant: the key there is `next_step`. (`key`
+        // is no item key at all, so the closest one is another name.)
         let here = match names::closest(key, &candidates) {
-            Some(best) if best != key => {
+            Some(best) => {
                 format!("; written here, the key is `{best}`: `#[envelope({best} = ...)]`")
             }
-            _ => String::new(),
+            None => String::new(),
         };
         return syn::Error::new(
             span,

@@ -10,12 +10,9 @@ use crate::ctxt::Ctxt;
 
 pub(crate) fn expand(input: &DeriveInput, error: &syn::Error) -> TokenStream {
     let errors = error.to_compile_error();
-    let place = match input.data {
-        syn::Data::Enum(_) => Place::Enum,
-        _ => Place::Struct,
-    };
-    // Re-read only `crate = "..."`, ignoring every error found the first time.
-    let krate = attr::item(&Ctxt::default(), &input.attrs, place)
+    // Re-read only `crate = "..."`, ignoring every error found the first
+    // time (so the place does not matter: `crate` is valid on both).
+    let krate = attr::item(&Ctxt::default(), &input.attrs, Place::Struct)
         .krate
         .unwrap_or_else(|| syn::parse_quote!(::envelope));
     let p = quote!(#krate::__private);

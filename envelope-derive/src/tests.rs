@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use quote::ToTokens;
 
-use crate::expand;
+use crate::{expand, fallback};
 
 /// Tokens an attribute list is made of, valid and not.
 const SOUP: &[&str] = &[
@@ -195,4 +195,38 @@ fn expands_outside_the_compiler() {
         error.to_string(),
         "`Envelope` cannot be derived for a union: use an enum or a struct"
     );
+}
+
+/// After an error: the errors, then stub impls of the trait and both
+/// `From`s under the user's `crate` path, so uses of the type report
+/// nothing more.
+#[test]
+fn fallback_stubs_every_impl() {
+    let input: syn::DeriveInput = syn::parse_quote! {
+        #[envelope(crate = "my::envelope", clas = Busy)]
+        enum E<T> {
+            A(T),
+        }
+    };
+    let error = expand::derive(&input).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "unknown envelope attribute `clas`; did you mean `class`?"
+    );
+    let tokens = fallback::expand(&input, &error).to_string();
+    let stubs = [
+        "impl < T > my :: envelope :: __private :: Envelope for E < T >",
+        "fn error_class (& self) -> my :: envelope :: __private :: ErrorClass { :: core :: unreachable ! () }",
+        "fn to_envelope (& self) -> my :: envelope :: __private :: ErrorEnvelope { :: core :: unreachable ! () }",
+        "impl < T > :: core :: convert :: From < E < T > > for my :: envelope :: __private :: ErrorEnvelope",
+        "impl < T > :: core :: convert :: From < & E < T > > for my :: envelope :: __private :: ErrorEnvelope",
+        "my :: envelope :: __private :: integrations ! { impl [< T >] for [E < T >] [] }",
+    ];
+    assert!(
+        tokens.starts_with(":: core :: compile_error ! {"),
+        "{tokens}"
+    );
+    for stub in stubs {
+        assert!(tokens.contains(stub), "{stub}\nin\n{tokens}");
+    }
 }
