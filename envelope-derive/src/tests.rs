@@ -189,6 +189,20 @@ fn expands_outside_the_compiler() {
         "{tokens}"
     );
 
+    // A keyword field written without `r#` in the template is rewritten
+    // to a position too (it cannot be a named `format!` argument).
+    let input: syn::DeriveInput = syn::parse_quote! {
+        enum E {
+            #[envelope(class = InvalidArguments, message = "bad {type} in {name}")]
+            Bad { r#type: String, name: String },
+        }
+    };
+    let tokens = expand::derive(&input).unwrap().to_string();
+    assert!(
+        tokens.contains("__envelope :: format ! (\"bad {0} in {1}\" , field_0 , field_1)"),
+        "{tokens}"
+    );
+
     let union: syn::DeriveInput = syn::parse_quote!(union U { a: u32 });
     let error = expand::derive(&union).unwrap_err();
     assert_eq!(

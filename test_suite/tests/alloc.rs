@@ -248,3 +248,21 @@ fn next_steps_are_sized_once() {
         assert_eq!(envelope.next_steps, steps, "{name}");
     }
 }
+
+/// A class whose failed call changed nothing gets no check step, so its
+/// steps vector has no spare room for one.
+#[derive(Debug, envelope::Envelope)]
+#[envelope(
+    class = ObjectNotFound,
+    message = "missing",
+    next_step = "list the tables",
+    next_step = "check the name"
+)]
+struct NoCheckStep;
+
+#[test]
+fn next_steps_without_a_check_step_have_no_spare_room() {
+    let envelope = NoCheckStep.to_envelope();
+    assert_eq!(envelope.next_steps, ["list the tables", "check the name"]);
+    assert_eq!(envelope.next_steps.capacity(), 2);
+}
