@@ -244,3 +244,71 @@ fn catalog_snapshot() {
     // A connection failure may strike mid-call: not blindly retryable.
     assert_eq!(spec.retryable(), Some(false));
 }
+
+/// `#[cfg]` on a variant and on a field, with `repr(u8)` and explicit
+/// discriminants: what is configured out is left out of every generated
+/// match and pattern.
+#[derive(Debug, Envelope)]
+#[repr(u8)]
+enum Configured {
+    #[envelope(class = ObjectNotFound, message = "missing {name}")]
+    Missing {
+        name: String,
+        #[cfg(any())]
+        #[envelope(detail)]
+        hidden: u32,
+    } = 1,
+    #[cfg(any())]
+    #[envelope(class = Internal)]
+    Gone = 2,
+    #[cfg(all())]
+    #[envelope(class = Busy)]
+    Busy = 3,
+}
+
+/// `repr(C)` is not `repr(packed)`: fields may be borrowed.
+#[derive(Debug, Envelope)]
+#[repr(C)]
+#[envelope(class = InvalidArguments, message = "bad value {0} at {1}")]
+struct ReprC(u32, u8);
+
+/// A transparent struct with a key that describes the type (`crate`).
+#[derive(Debug, Envelope)]
+#[envelope(transparent, crate = "::envelope")]
+struct Wrapped(QuotaError);
+
+/// A caller-owned variant without `message` shows the type's `Display`;
+/// generic, so the impl asks `Shown<T>: Display`.
+#[derive(Debug, Envelope)]
+#[envelope(class = InvalidArguments)]
+struct Shown<T>(T);
+
+impl<T: fmt::Display> fmt::Display for Shown<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "shown: {}", self.0)
+    }
+}
+
+#[test]
+fn cfg_repr_transparent_struct_and_generic_display() {
+    let missing = Configured::Missing {
+        name: "orders".into(),
+    };
+    assert_eq!(
+        missing.to_envelope().to_json_string(),
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"missing orders","code":"MISSING","category":"NotFound"}"#
+    );
+    assert_eq!(Configured::Busy.code(), Some("BUSY"));
+    let names: Vec<&str> = Configured::catalog().iter().map(|v| v.name).collect();
+    assert_eq!(names, ["Missing", "Busy"]);
+    assert_eq!(
+        ReprC(7, 2).into_envelope().to_json_string(),
+        r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"bad value 7 at 2","code":"REPR_C","category":"Validation"}"#
+    );
+    let wrapped = Wrapped(QuotaError {
+        tenant: "acme".into(),
+    });
+    assert_eq!(wrapped.to_envelope(), wrapped.0.to_envelope());
+    assert_eq!(wrapped.error_class(), ErrorClass::Busy);
+    assert_eq!(Shown(5).to_envelope().message, "shown: 5");
+}
