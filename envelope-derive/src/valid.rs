@@ -152,9 +152,9 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
     let delegates = variants
         .iter()
         .any(|kind| matches!(kind, Kind::Transparent(_) | Kind::With(..)));
-    let fill = (delegates && !is_struct)
-        .then(|| container_fill(container))
-        .flatten();
+    // On a struct the container is the delegating variant: of these keys
+    // only `suggested_tools` gets this far (the rest are errors there).
+    let fill = delegates.then(|| container_fill(container)).flatten();
     Model {
         krate,
         input,

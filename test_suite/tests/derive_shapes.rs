@@ -277,6 +277,12 @@ struct ReprC(u32, u8);
 #[envelope(transparent, crate = "::envelope")]
 struct Wrapped(QuotaError);
 
+/// A transparent struct's `suggested_tools` fill in the wrapped
+/// envelope's missing tool, as a container's do for a transparent variant.
+#[derive(Debug, Envelope)]
+#[envelope(transparent, suggested_tools(Busy = "queue_status"))]
+struct Tooled(QuotaError);
+
 /// A caller-owned variant without `message` shows the type's `Display`;
 /// generic, so the impl asks `Shown<T>: Display`.
 #[derive(Debug, Envelope)]
@@ -311,4 +317,11 @@ fn cfg_repr_transparent_struct_and_generic_display() {
     assert_eq!(wrapped.to_envelope(), wrapped.0.to_envelope());
     assert_eq!(wrapped.error_class(), ErrorClass::Busy);
     assert_eq!(Shown(5).to_envelope().message, "shown: 5");
+    let tooled = Tooled(QuotaError {
+        tenant: "acme".into(),
+    });
+    assert_eq!(
+        tooled.to_envelope().to_json_string(),
+        r#"{"isError":true,"error_class":"BUSY","message":"quota exceeded for acme","suggested_tool":"queue_status","retry_after_ms":1000,"code":"QUOTA_ERROR","category":"Technical","retryable":true}"#
+    );
 }
