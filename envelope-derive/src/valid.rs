@@ -333,8 +333,9 @@ fn plain<'a>(
             .find(|(_, c, _)| *c == class)
         {
             Some((_, _, lit)) => Some(lit.value()),
+            // (On a struct `container` is `own`: nothing more to find.)
             None => match &container.suggested_tool {
-                Some(ToolAttr::Tool(lit)) if !is_struct => Some(lit.value()),
+                Some(ToolAttr::Tool(lit)) => Some(lit.value()),
                 _ => None,
             },
         },
@@ -676,9 +677,8 @@ fn type_mismatch(role: &Role, ty: &Type) -> Option<String> {
 fn last_ident(ty: &Type) -> Option<String> {
     match ty {
         Type::Reference(reference) => last_ident(&reference.elem),
-        Type::Path(path) if path.qself.is_none() => {
-            path.path.segments.last().map(|s| s.ident.to_string())
-        }
+        // `<T as Trait>::Assoc` gives `Assoc`, which names no known type.
+        Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
         Type::Group(group) => last_ident(&group.elem),
         Type::Paren(paren) => last_ident(&paren.elem),
         _ => None,

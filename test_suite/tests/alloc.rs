@@ -266,3 +266,39 @@ fn next_steps_without_a_check_step_have_no_spare_room() {
     assert_eq!(envelope.next_steps, ["list the tables", "check the name"]);
     assert_eq!(envelope.next_steps.capacity(), 2);
 }
+
+/// A variant whose only moved field is `next_steps`, and one whose only
+/// moved field is `suggested_tool`: `into_envelope` moves each buffer.
+#[derive(Debug, envelope::Envelope)]
+enum OneMovedField {
+    #[envelope(class = ObjectNotFound, message = "missing")]
+    Steps {
+        #[envelope(next_steps)]
+        steps: Vec<String>,
+    },
+    #[envelope(class = ObjectNotFound, message = "missing")]
+    Tool {
+        #[envelope(suggested_tool)]
+        tool: String,
+    },
+}
+
+#[test]
+fn into_envelope_moves_a_lone_steps_or_tool_field() {
+    let steps = vec![String::from("list the tables")];
+    let (buffer, first) = (steps.as_ptr(), steps[0].as_ptr());
+    let (envelope, n) = allocations(|| OneMovedField::Steps { steps }.into_envelope());
+    // the message only
+    assert_eq!(n, 1);
+    assert_eq!(envelope.next_steps.as_ptr(), buffer);
+    assert_eq!(envelope.next_steps[0].as_ptr(), first);
+
+    let tool = String::from("list_tables");
+    let text = tool.as_ptr();
+    let (envelope, n) = allocations(|| OneMovedField::Tool { tool }.into_envelope());
+    assert_eq!(n, 1);
+    assert_eq!(
+        envelope.suggested_tool.as_deref().map(str::as_ptr),
+        Some(text)
+    );
+}

@@ -325,3 +325,46 @@ fn cfg_repr_transparent_struct_and_generic_display() {
         r#"{"isError":true,"error_class":"BUSY","message":"quota exceeded for acme","suggested_tool":"queue_status","retry_after_ms":1000,"code":"QUOTA_ERROR","category":"Technical","retryable":true}"#
     );
 }
+
+/// An error enum written by a `macro_rules!` macro: its field types come in
+/// as `$ty` fragments (invisible groups), which the derive looks through
+/// (an `Option<...>` correlation id is still an optional one).
+macro_rules! lookup_error {
+    ($name:ident, $text:ty, $list:ty, $id:ty) => {
+        #[derive(Debug, Envelope)]
+        enum $name {
+            #[envelope(class = ObjectNotFound, message = "no table {table}")]
+            Missing {
+                table: $text,
+                #[envelope(fuzzy_matches)]
+                near: $list,
+                #[envelope(correlation_id)]
+                request: $id,
+            },
+        }
+    };
+}
+
+lookup_error!(Generated, String, Vec<String>, Option<String>);
+
+#[test]
+fn macro_generated_field_types() {
+    let err = Generated::Missing {
+        table: "ORDRES".into(),
+        near: vec!["ORDERS".into()],
+        request: Some("req-1".into()),
+    };
+    assert_eq!(
+        err.to_envelope().to_json_string(),
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no table ORDRES","fuzzy_matches":["ORDERS"],"code":"MISSING","category":"NotFound","correlation_id":"req-1"}"#
+    );
+    let err = Generated::Missing {
+        table: "ORDRES".into(),
+        near: vec![],
+        request: None,
+    };
+    assert_eq!(
+        err.into_envelope().to_json_string(),
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no table ORDRES","code":"MISSING","category":"NotFound"}"#
+    );
+}

@@ -313,3 +313,25 @@ fn a_generic_correlation_id_gets_its_bound() {
         Some("req-1")
     );
 }
+
+/// `effect = nothing` on a class whose default effect is `unknown`: the
+/// call changed nothing, so a timeout is retryable without a check step.
+#[derive(Debug, Envelope)]
+#[envelope(class = Timeout, effect = nothing, next_step = "narrow the query")]
+struct ReadTimedOut;
+
+#[test]
+fn explicit_nothing_on_a_class_that_may_have_taken_effect() {
+    assert_eq!(
+        ReadTimedOut.to_envelope().to_json(),
+        json!({
+            "isError": true,
+            "error_class": "TIMEOUT",
+            "message": "the operation timed out; it may succeed if retried",
+            "next_steps": ["narrow the query"],
+            "retryable": true,
+            "code": "READ_TIMED_OUT",
+            "category": "Technical",
+        })
+    );
+}
