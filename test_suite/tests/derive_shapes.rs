@@ -261,7 +261,7 @@ enum Configured {
     #[cfg(any())]
     #[envelope(class = Internal)]
     Gone = 2,
-    #[cfg(all())]
+    #[cfg(test)]
     #[envelope(class = Busy)]
     Busy = 3,
 }
