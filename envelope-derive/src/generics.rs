@@ -233,49 +233,41 @@ mod tests {
         assert_eq!(type_params(&generics), ["T", "U"]);
     }
 
+    /// The `where` clause of type `E` with `generics`, as a string.
+    fn clause_of(bounds: &Bounds, generics: &Generics) -> String {
+        bounds
+            .where_clause(&parse_quote!(::envelope), &parse_quote!(E), generics)
+            .to_string()
+    }
+
     /// Without a user `where` clause, the inferred predicates alone; with
-    /// only the user's, the user's alone.
+    /// only the user's, the user's alone; with neither, none at all.
     #[test]
     fn where_clause_from_either_side() {
         let t: Type = parse_quote!(T);
         let mut bounds = Bounds::default();
         bounds.push(&t, Bound::Fmt("Display"));
-        let clause = bounds.where_clause(
-            &parse_quote!(::envelope),
-            &parse_quote!(E),
-            &parse_quote!(<T>),
-        );
         assert_eq!(
-            clause.to_string(),
+            clause_of(&bounds, &parse_quote!(<T>)),
             quote!(where T: ::core::fmt::Display,).to_string()
         );
 
         let mut generics: Generics = parse_quote!(<T>);
         generics.where_clause = Some(parse_quote!(where T: Clone));
-        let clause =
-            Bounds::default().where_clause(&parse_quote!(::envelope), &parse_quote!(E), &generics);
-        assert_eq!(clause.to_string(), quote!(where T: Clone,).to_string());
+        assert_eq!(
+            clause_of(&Bounds::default(), &generics),
+            quote!(where T: Clone,).to_string()
+        );
 
         let display = Bounds {
             display_self: true,
             ..Bounds::default()
         };
-        let clause = display.where_clause(
-            &parse_quote!(::envelope),
-            &parse_quote!(E),
-            &parse_quote!(<T>),
-        );
         assert_eq!(
-            clause.to_string(),
+            clause_of(&display, &parse_quote!(<T>)),
             quote!(where E<T>: ::core::fmt::Display,).to_string()
         );
-    }
 
-    #[test]
-    fn no_where_clause_without_predicates() {
-        let generics: Generics = parse_quote!(<T: Clone>);
-        let clause =
-            Bounds::default().where_clause(&parse_quote!(::envelope), &parse_quote!(E), &generics);
-        assert!(clause.is_empty(), "{clause}");
+        assert_eq!(clause_of(&Bounds::default(), &parse_quote!(<T: Clone>)), "");
     }
 }
