@@ -368,3 +368,18 @@ fn macro_generated_field_types() {
         r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no table ORDRES","code":"MISSING","category":"NotFound"}"#
     );
 }
+
+/// A generic field shown with two format traits: the impl asks `K: Debug`
+/// and `K: Display` (inferred, as the user wrote neither), and
+/// `C: LowerHex` for the one shown as `{1:x}`.
+#[derive(Debug, Envelope)]
+enum Keyed<K, C> {
+    #[envelope(class = ObjectNotFound, message = "no entry {0:?} ({0}), code {1:x}")]
+    Missing(K, C),
+}
+
+#[test]
+fn inferred_format_bounds() {
+    let err: Keyed<&str, u32> = Keyed::Missing("a", 255);
+    assert_eq!(err.to_envelope().message, r#"no entry "a" (a), code ff"#);
+}
