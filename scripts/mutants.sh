@@ -74,6 +74,10 @@ case "$target" in
             status=$?
             [ "$status" -eq 2 ] || [ "$status" -eq 3 ]
         }
-        mutants --test-package envelope-derive,envelope-test-suite --cargo-arg=--tests --iterate "$@"
+        case " $* " in
+            *" --iterate "*) ;;
+            *) set -- --iterate "$@" ;;
+        esac
+        mutants --test-package envelope-derive,envelope-test-suite --cargo-arg=--tests "$@"
         ;;
 esac
