@@ -383,3 +383,23 @@ fn inferred_format_bounds() {
     let err: Keyed<&str, u32> = Keyed::Missing("a", 255);
     assert_eq!(err.to_envelope().message, r#"no entry "a" (a), code ff"#);
 }
+
+/// A parenthesized field type (rustc warns; the derive looks through it):
+/// `(Option<String>)` is still an optional correlation id.
+#[allow(unused_parens)]
+#[derive(Debug, Envelope)]
+#[envelope(class = Busy)]
+struct Parenthesized {
+    #[envelope(correlation_id)]
+    request: (Option<String>),
+}
+
+#[test]
+fn parenthesized_field_type() {
+    let err = Parenthesized {
+        request: Some("req-9".into()),
+    };
+    assert_eq!(err.to_envelope().correlation_id.as_deref(), Some("req-9"));
+    let err = Parenthesized { request: None };
+    assert_eq!(err.to_envelope().correlation_id, None);
+}
