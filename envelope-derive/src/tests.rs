@@ -244,3 +244,31 @@ fn fallback_stubs_every_impl() {
         assert!(tokens.contains(stub), "{stub}\nin\n{tokens}");
     }
 }
+
+/// rustc removes configured-out variants before a derive runs; for tools
+/// that expand without doing so, each arm and catalog entry of a variant
+/// keeps its `#[cfg]`, and such an arm is never merged with another.
+#[test]
+fn cfg_attributes_stay_on_their_arms() {
+    let input: syn::DeriveInput = syn::parse_quote! {
+        enum E {
+            #[envelope(class = Busy)]
+            A,
+            #[cfg(any())]
+            #[envelope(class = Busy)]
+            B,
+        }
+    };
+    let tokens = expand::derive(&input).unwrap().to_string();
+    let kept = [
+        // Same class, but not merged into `Self :: A { .. } | Self :: B { .. }`.
+        "match self { # [cfg (any ())] Self :: B { .. } => __envelope :: ErrorClass :: Busy , Self :: A { .. } => __envelope :: ErrorClass :: Busy , }",
+        "# [cfg (any ())] Self :: B { .. } => __envelope :: Some (\"B\")",
+        "# [cfg (any ())] Self :: B { .. } => { let mut envelope = __envelope :: base (__envelope :: ErrorClass :: Busy",
+        "# [cfg (any ())] __envelope :: spec (\"B\"",
+    ];
+    for fragment in kept {
+        assert!(tokens.contains(fragment), "{fragment}\nin\n{tokens}");
+    }
+    assert_eq!(tokens.matches("# [cfg (any ())]").count(), 4, "{tokens}");
+}
