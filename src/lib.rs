@@ -4,8 +4,8 @@
 //! string: a stable class, a clean message with no secrets, who has to fix
 //! it, the next tool to call, near-miss names, next steps and how long to
 //! wait. `#[derive(Envelope)]` generates that payload, an [`ErrorEnvelope`],
-//! from annotations on your error type, together with the seed-compatible
-//! [`ToolResult`] and the MCP `CallToolResult` JSON.
+//! from annotations on your error type, together with a [`ToolResult`] in
+//! the wire form of the `multi-llm` crate and the MCP `CallToolResult` JSON.
 //!
 //! This crate is the facade: it re-exports the runtime types of
 //! `envelope-core` and the derive of `envelope-derive`, so one dependency is
@@ -17,48 +17,34 @@
 //! agent-envelope = "0.1"
 //! ```
 //!
+//! The [`guide`] has a chapter per topic: the attributes, retries and side
+//! effects, the wire forms, one server with many error types, real-world
+//! ports and the integrations. The attribute reference is the documentation
+//! of the [`Envelope`](macro@Envelope) derive.
+//!
+//! - [`args::parse`] turns a tool's JSON arguments into its argument type or
+//!   an `INVALID_ARGUMENTS` envelope whose `argument_errors` say where each
+//!   problem is.
+//! - [`catalog_markdown`] and [`catalog_json`] render a type's
+//!   `Envelope::catalog()` for tool descriptions and docs.
+//! - [`from_error`] and [`Recognizer`] give an envelope for any
+//!   `&dyn std::error::Error` by walking its `source()` chain (a derived
+//!   type is seen only through a `Recognizer` that names it; see
+//!   [`guide::many_errors`]).
+//!
 //! # Optional features
 //!
-//! - `rmcp`: conversions into the rmcp SDK's `CallToolResult`
-//!   (`Envelope::to_call_tool_result`), and every derived type and
-//!   [`ErrorEnvelope`] itself become rmcp tool errors, so a tool returning
-//!   `Result<Json<T>, MyError>` or `Result<String, ErrorEnvelope>` needs
-//!   no glue. The envelope then travels as JSON text and stays out of
-//!   `structuredContent`, which the tool's `outputSchema` describes. Turns
-//!   on `schemars`, for the argument extractor `args::Args`
-//!   (`Parameters<Args<T>>`).
-//! - `schemars`: `JsonSchema` (schemars 1.x) for [`ErrorEnvelope`],
-//!   [`ErrorClass`], [`UserErrorCategory`] and [`ToolResult`], for a tool's
-//!   `outputSchema`; and `args::Args`.
-//! - `jsonschema`: `args::parse_with_schema`, which reports every problem
-//!   in a tool's arguments at once by checking them against the argument
-//!   type's JSON Schema (the `jsonschema` crate); `args::Args` uses it.
-//! - `http`: RFC 9457 problem details for HTTP APIs:
-//!   `render::problem::problem_details` (`ErrorEnvelope::to_problem_details`,
-//!   `Envelope::to_problem_details`) gives `type`, `title`, `status`,
-//!   `detail`, `instance` and the envelope's other keys as extension
-//!   members; `render::problem::http_response` the `http::Response` with
-//!   `Content-Type: application/problem+json` and `Retry-After`;
-//!   `ErrorClass::status_code` the `http` crate's status. Uses the `http`
-//!   crate.
-//! - `axum`: every derived type and [`ErrorEnvelope`] itself implement
-//!   axum 0.8's `IntoResponse` (that problem details response), so a
-//!   handler returning `Result<Json<T>, MyError>` needs no glue. Turns on
-//!   `http`; depends on `axum-core` only, no server or runtime.
+//! All off by default. This table is the one description of each; the
+//! [`guide::integrations`] chapter shows them at work.
 //!
-//! [`args::parse`] turns a tool's JSON arguments into its argument type or
-//! an `INVALID_ARGUMENTS` envelope whose `argument_errors` say where each
-//! problem is (a JSON Pointer), what kind it is, what was expected and
-//! which names were probably meant.
-//!
-//! [`catalog_markdown`] and [`catalog_json`] render a type's
-//! `Envelope::catalog()` for tool descriptions and docs.
-//!
-//! [`from_error`] and [`Recognizer`] give an envelope for any
-//! `&dyn std::error::Error` (an `anyhow::Error`, a `Box<dyn Error>`) by
-//! walking its `source()` chain; `std::io::Error`, `serde_json::Error` and
-//! the std parse errors implement [`Envelope`] themselves, so they can be
-//! `#[envelope(transparent)]` fields.
+//! | feature | adds | turns on |
+//! |---|---|---|
+//! | `rmcp` | rmcp (3.11) tool errors: derived types and `ErrorEnvelope` convert into `rmcp::model::CallToolResult` and are `IntoContents`, so `Result<Json<T>, MyError>` is a tool's return type with no glue; the argument extractor `args::Args` | `schemars` |
+//! | `schemars` | `JsonSchema` (schemars 1.x) for [`ErrorEnvelope`], [`ErrorClass`], [`UserErrorCategory`] and [`ToolResult`], for a tool's `outputSchema`; `args::Args` | |
+//! | `jsonschema` | `args::parse_with_schema`: every problem in a tool's arguments at once, checked against the argument type's JSON Schema | |
+//! | `tracing` | `log::report`: one `tracing` event per error for the operator, with its `source()` chain and correlation id | |
+//! | `http` | RFC 9457 problem details: `Envelope::to_problem_details()`, the `problem` module (`ProblemDetails`, `http_response`, `CONTENT_TYPE`), `ErrorClass::status_code()`, with the `http` crate's types | |
+//! | `axum` | axum 0.8 `IntoResponse` for derived types and `ErrorEnvelope` (a problem details response with `Retry-After`), through `axum-core` only | `http` |
 
 #![forbid(unsafe_code)]
 // On docs.rs: label each feature-gated item with the feature it needs.
@@ -74,6 +60,8 @@ pub use envelope_core::{
 };
 pub use envelope_core::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
 pub use envelope_derive::Envelope;
+
+pub mod guide;
 
 /// Support for derived code; not public API and exempt from semver.
 #[doc(hidden)]

@@ -36,9 +36,10 @@ use syn::{DeriveInput, parse_macro_input};
 /// Every variant of an enum (or a struct, whose container attributes act as
 /// its single variant's) needs a class, written on the variant or as a
 /// default on the enum; everything else is optional. The sections below are
-/// the full reference, the same text as the README of `agent-envelope`
-/// (both come from `envelope-derive/REFERENCE.md`), and every example in
-/// them runs as a doctest.
+/// the full reference (`envelope-derive/REFERENCE.md`, which the guide of
+/// `agent-envelope` points to), and every example in them runs as a
+/// doctest. How retries are decided and the JSON forms are chapters of that
+/// guide: <https://docs.rs/agent-envelope/latest/envelope/guide/index.html>.
 ///
 #[doc = include_str!("../REFERENCE.md")]
 #[proc_macro_derive(Envelope, attributes(envelope))]

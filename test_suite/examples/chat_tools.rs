@@ -12,7 +12,7 @@
 //! fixes it. The `error_category` of each failure comes from the derive
 //! (the class's default category, or the variant's `category`).
 //!
-//! Run it with `cargo run --example chat_tools`.
+//! Run it with `cargo run -p envelope-test-suite --example chat_tools`.
 
 use std::collections::BTreeSet;
 

@@ -16,7 +16,7 @@
 //! - tokens and hashes are `secret`: never rendered, whatever `Display`
 //!   prints for the logs.
 //!
-//! Run it with `cargo run --example code_mode`.
+//! Run it with `cargo run -p envelope-test-suite --example code_mode`.
 
 use envelope::{Envelope, ErrorEnvelope, Owner};
 

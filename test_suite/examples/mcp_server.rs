@@ -1,8 +1,9 @@
 //! A stdio MCP server (rmcp) over a tiny in-memory schema catalog, whose
 //! every tool error is an `#[derive(Envelope)]` enum.
 //!
-//! Run: `cargo run --example mcp_server --features rmcp`, then speak MCP on
-//! stdin/stdout (or let a client start it: see the README, "MCP servers with
+//! Run: `cargo run -p envelope-test-suite --example mcp_server --features
+//! rmcp,jsonschema`, then speak MCP on stdin/stdout (or let a client start
+//! it: see the guide, `envelope::guide::integrations`, "MCP servers with
 //! rmcp").
 //!
 //! Two kinds of tool, because of how clients treat a declared `outputSchema`

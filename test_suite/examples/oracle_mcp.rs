@@ -18,7 +18,7 @@
 //! `tests/real_world.rs` compares every variant with the crate's own
 //! hand-written conversion, field by field.
 //!
-//! Run it with `cargo run --example oracle_mcp`.
+//! Run it with `cargo run -p envelope-test-suite --example oracle_mcp`.
 
 use envelope::{Envelope, ErrorEnvelope};
 

@@ -1,7 +1,8 @@
-//! The catalog renderers on the MCP example's error enum, and the README's
-//! copy of its table: the block between the `catalog` markers must be
-//! exactly what `catalog_markdown` renders today, so the README cannot go
-//! stale. After changing the enum, refresh the block with
+//! The catalog renderers on the MCP example's error enum, and the guide's
+//! copy of its table (`src/guide/integrations.md`, "Error catalog as a
+//! table or JSON"): the block between the `catalog` markers must be exactly
+//! what `catalog_markdown` renders today, so the guide cannot go stale.
+//! After changing the enum, refresh the block with
 //! `ENVELOPE_UPDATE_README=1 cargo test -p envelope-test-suite --test catalog_readme`.
 
 use std::path::Path;
@@ -80,28 +81,28 @@ fn json_array_of_the_example_enum() {
 }
 
 #[test]
-fn readme_table_is_current() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
-    let readme = std::fs::read_to_string(&path).expect("README.md is readable");
-    let start = readme
+fn guide_table_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../src/guide/integrations.md");
+    let guide = std::fs::read_to_string(&path).expect("src/guide/integrations.md is readable");
+    let start = guide
         .find(START)
-        .unwrap_or_else(|| panic!("README.md lacks the line {START:?}"))
+        .unwrap_or_else(|| panic!("src/guide/integrations.md lacks the line {START:?}"))
         + START.len();
     let end = start
-        + readme[start..]
-            .find(END)
-            .unwrap_or_else(|| panic!("README.md lacks {END:?} after the start marker"));
+        + guide[start..].find(END).unwrap_or_else(|| {
+            panic!("src/guide/integrations.md lacks {END:?} after the start marker")
+        });
     let rendered = catalog_markdown(CatalogError::catalog());
-    if readme[start..end] == rendered {
+    if guide[start..end] == rendered {
         return;
     }
     if std::env::var("ENVELOPE_UPDATE_README").is_ok_and(|v| v == "1") {
-        let updated = format!("{}{rendered}{}", &readme[..start], &readme[end..]);
-        std::fs::write(&path, updated).expect("README.md is writable");
+        let updated = format!("{}{rendered}{}", &guide[..start], &guide[end..]);
+        std::fs::write(&path, updated).expect("src/guide/integrations.md is writable");
         return;
     }
     panic!(
-        "the README's catalog table is stale; expected:\n{rendered}\n\
+        "the guide's catalog table (src/guide/integrations.md) is stale; expected:\n{rendered}\n\
          rewrite it with: ENVELOPE_UPDATE_README=1 cargo test -p envelope-test-suite --test catalog_readme"
     );
 }

@@ -276,7 +276,7 @@ struct NoChart;
 /// Container defaults fill in what a delegated envelope lacks.
 #[allow(
     clippy::large_enum_variant,
-    reason = "an `ErrorEnvelope` variant is the README's common-currency pattern"
+    reason = "an `ErrorEnvelope` variant is the guide's common-currency pattern"
 )]
 #[derive(Debug, Envelope)]
 #[envelope(

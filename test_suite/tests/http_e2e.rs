@@ -157,8 +157,8 @@ async fn success_is_plain_json() {
     assert_eq!(answer.headers["content-type"], "application/json");
 }
 
-/// The README's request and response ("HTTP APIs: problem details"),
-/// byte for byte.
+/// The guide's request and response (`src/guide/integrations.md`, "HTTP
+/// APIs: problem details"), byte for byte.
 #[tokio::test]
 async fn not_found() {
     let address = start().await;
@@ -180,14 +180,20 @@ async fn not_found() {
         "```http\nHTTP/1.1 404 Not Found\ncontent-type: {}\ncontent-length: {}\n\n{}\n```",
         answer.headers["content-type"], answer.headers["content-length"], answer.body
     );
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
-        .expect("the README");
-    let shown = readme
+    let guide = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../src/guide/integrations.md"
+    ))
+    .expect("the guide's integrations chapter");
+    let shown = guide
         .split_once("<!-- http:response:start -->\n")
         .and_then(|(_, rest)| rest.split_once("\n<!-- http:response:end -->"))
-        .expect("the README's response block")
+        .expect("the guide's response block")
         .0;
-    assert_eq!(shown, response, "README.md, \"HTTP APIs: problem details\"");
+    assert_eq!(
+        shown, response,
+        "src/guide/integrations.md, \"HTTP APIs: problem details\""
+    );
 }
 
 #[tokio::test]

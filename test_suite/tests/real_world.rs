@@ -320,7 +320,7 @@ mod against_oraclemcp_error {
     use super::oracle_mcp::ora;
     use super::*;
 
-    /// Their class -> ours. The same table is in the README.
+    /// Their class -> ours. The same table is in the guide (`src/guide/ports.md`).
     fn class(theirs: theirs::ErrorClass) -> ErrorClass {
         use theirs::ErrorClass as T;
         match theirs {
@@ -342,7 +342,7 @@ mod against_oraclemcp_error {
                 ErrorClass::Unsupported
             }
             T::Internal => ErrorClass::Internal,
-            other => panic!("{other:?} is newer than this table: add it here and in the README"),
+            other => panic!("{other:?} is newer than this table: add it here and in the guide"),
         }
     }
 
@@ -1173,7 +1173,7 @@ mod chat {
 }
 
 // ---------------------------------------------------------------------------
-// quickstart: the README's first output
+// quickstart: the output the guide's quickstart chapter shows
 // ---------------------------------------------------------------------------
 
 mod quickstart_example {

@@ -39,7 +39,7 @@ enum DocError {
 }
 
 /// The newcomer's outer error: every field that used to fail to compile.
-// `ErrorEnvelope` is large; as the README says, on the error path that is
+// `ErrorEnvelope` is large; as the guide says, on the error path that is
 // fine, and a user's outer enum would allow the lint the same way.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, thiserror::Error, Envelope)]

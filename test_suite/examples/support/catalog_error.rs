@@ -1,9 +1,9 @@
 //! The error enum of the `mcp_server` example: every failure of its tools,
 //! described once (malformed arguments are the library's: see
 //! `envelope::args`). Shared with `tests/catalog_readme.rs`, which keeps the
-//! README's table of these errors up to date.
+//! guide's table of these errors (`src/guide/integrations.md`) up to date.
 
-// The README test only reads the catalog; it builds no variant.
+// The catalog test only reads the catalog; it builds no variant.
 #![allow(dead_code)]
 
 use envelope::Envelope;
