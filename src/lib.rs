@@ -32,6 +32,78 @@
 //!   type is seen only through a `Recognizer` that names it; see
 //!   [`guide::many_errors`]).
 //!
+//! # One path per output
+//!
+//! Every output has one public path, on the [`Envelope`] trait where it
+//! applies to every error (and so to [`ErrorEnvelope`] itself; bring the
+//! trait into scope with `use envelope::Envelope`):
+//!
+//! | output | path |
+//! |---|---|
+//! | the envelope | [`Envelope::to_envelope`], [`Envelope::into_envelope`], `ErrorEnvelope::from(error)` |
+//! | its JSON | [`Envelope::to_json_string`] (text), [`ErrorEnvelope::to_json`] (a `serde_json::Value`) |
+//! | its prose form | `Display` of [`ErrorEnvelope`] |
+//! | the LLM tool result (`multi-llm`'s shape) | [`Envelope::to_tool_result`], [`Envelope::to_tool_result_text`] |
+//! | a provider's tool message | the [`ToolResult`] methods below |
+//! | the MCP `CallToolResult` JSON | [`Envelope::to_mcp_result`] |
+//! | rmcp's `CallToolResult` (feature `rmcp`) | `CallToolResult::from(error)` |
+//! | RFC 9457 problem details (feature `http`) | `Envelope::to_problem_details`; the response: `problem::http_response`, or axum's `IntoResponse` (feature `axum`) |
+//! | the catalog of a type's errors | [`catalog_markdown`], [`catalog_json`] over [`Envelope::catalog`] |
+//!
+//! # Provider shapes
+//!
+//! A chat loop sends a tool's outcome back in its provider's shape. Build
+//! the [`ToolResult`] (`ToolResult::success(id, output)`, or
+//! `error.to_tool_result(id)`), then:
+//!
+//! | API | method | shape |
+//! |---|---|---|
+//! | OpenAI Chat Completions | [`ToolResult::to_openai_message`] | `{"role":"tool","tool_call_id":..,"content":..}` |
+//! | OpenAI Responses | [`ToolResult::to_openai_responses_item`] | `{"type":"function_call_output","call_id":..,"output":..}` |
+//! | Anthropic Messages | [`ToolResult::to_anthropic_block`] | `{"type":"tool_result","tool_use_id":..,"content":..,"is_error":true}` |
+//! | Gemini | [`ToolResult::to_gemini_part`] | `{"functionResponse":{"id":..,"name":..,"response":{"output":..}}}`, a failure under `"error"` |
+//!
+//! ```
+//! use envelope::{Envelope, ErrorClass, ErrorEnvelope, ToolResult};
+//! use serde_json::json;
+//!
+//! let failure = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "no city named Pariss")
+//!     .with_fuzzy_matches(vec!["Paris".into()])
+//!     .to_tool_result("call_7");
+//! assert_eq!(
+//!     failure.to_openai_message(),
+//!     json!({"role": "tool", "tool_call_id": "call_7", "content": failure.content}),
+//! );
+//! assert_eq!(
+//!     failure.to_openai_responses_item(),
+//!     json!({"type": "function_call_output", "call_id": "call_7", "output": failure.content}),
+//! );
+//! assert_eq!(
+//!     failure.to_anthropic_block(),
+//!     json!({"type": "tool_result", "tool_use_id": "call_7", "content": failure.content, "is_error": true}),
+//! );
+//! assert_eq!(
+//!     failure.to_gemini_part("get_weather"),
+//!     json!({"functionResponse": {"id": "call_7", "name": "get_weather", "response": {"error": {
+//!         "isError": true, "error_class": "OBJECT_NOT_FOUND", "message": "no city named Pariss",
+//!         "fuzzy_matches": ["Paris"], "category": "NotFound"
+//!     }}}}),
+//! );
+//!
+//! let success = ToolResult::success("call_8", "18 °C, clear");
+//! assert_eq!(
+//!     success.to_anthropic_block(),
+//!     json!({"type": "tool_result", "tool_use_id": "call_8", "content": "18 °C, clear"}),
+//! );
+//! assert_eq!(
+//!     success.to_gemini_part("get_weather"),
+//!     json!({"functionResponse": {"id": "call_8", "name": "get_weather", "response": {"output": "18 °C, clear"}}}),
+//! );
+//! ```
+//!
+//! The `chat_tools` example runs a tool loop with all four
+//! (`cargo run -p envelope-test-suite --example chat_tools`).
+//!
 //! # Optional features
 //!
 //! All off by default. This table is the one description of each; the
@@ -53,10 +125,12 @@
 
 #[cfg(feature = "tracing")]
 pub use envelope_core::log;
-pub use envelope_core::render::catalog::{catalog_json, catalog_markdown};
+#[cfg(feature = "http")]
+pub use envelope_core::problem;
 pub use envelope_core::{
-    ArgumentError, ArgumentErrorKind, Effect, Envelope, ErrorClass, ErrorEnvelope, Owner,
-    ParseClassError, ToolResult, UserErrorCategory, VariantSpec, args, fuzzy, render,
+    ArgumentError, ArgumentErrorKind, Effect, Envelope, EnvelopeFields, ErrorClass, ErrorEnvelope,
+    Owner, ParseClassError, ToolResult, UserErrorCategory, VariantSpec, args, catalog_json,
+    catalog_markdown, fuzzy,
 };
 pub use envelope_core::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
 pub use envelope_derive::Envelope;
@@ -138,7 +212,7 @@ macro_rules! __envelope_rmcp {
 /// Under `axum`, for the derived type `T`: `axum::response::IntoResponse
 /// for T` (axum 0.8, through `axum-core`), the envelope as an RFC 9457
 /// problem details response with the class's status and `Retry-After`
-/// (`render::problem::http_response`), so a handler returns
+/// (`problem::http_response`), so a handler returns
 /// `Result<Json<Row>, T>` with no glue.
 #[cfg(feature = "axum")]
 #[doc(hidden)]

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::lenient::null_as_default;
 
@@ -160,7 +161,7 @@ impl ArgumentError {
     /// [`crate::args::json_type`]. Only the type is kept.
     #[must_use]
     pub fn with_received(mut self, value: &serde_json::Value) -> Self {
-        self.received = Some(String::from(crate::args::json_type(value)));
+        self.received = Some(String::from(json_type(value)));
         self
     }
 
@@ -220,6 +221,23 @@ impl fmt::Display for ArgumentError {
             f.write_str("?)")?;
         }
         Ok(())
+    }
+}
+
+/// The JSON type name of `value`, as JSON Schema names types: `"null"`,
+/// `"boolean"`, `"integer"` (a number without a fraction), `"number"`,
+/// `"string"`, `"array"` or `"object"`. What [`ArgumentError::received`]
+/// holds. Re-exported as `args::json_type`.
+#[must_use]
+pub fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
     }
 }
 

@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use crate::category::UserErrorCategory;
 use crate::class::{ErrorClass, Owner};
-use crate::effect::Effect;
+use crate::effect::{Effect, retryable};
 
 /// What one variant of an [`Envelope`](crate::Envelope) type produces, known
 /// at compile time. `Envelope::catalog()` returns one per variant, so a
@@ -19,6 +19,8 @@ use crate::effect::Effect;
 /// `category`, `suggested_tool`, `next_steps`, `message`, `help_url`,
 /// `effect`, `idempotent`, `retryable`, `correlation_id`, `transparent`
 /// (missing values as `null`).
+///
+/// Equality compares every field, the `retryable` attribute too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct VariantSpec {
@@ -49,8 +51,13 @@ pub struct VariantSpec {
     pub idempotent: bool,
     /// Whether the variant's envelopes are `retryable`: its class's
     /// retryability (or its `retryable` attribute) under the retry rule of
-    /// [`Effect::allows_repeat`].
+    /// [`Effect::allows_repeat`], computed by the same function as an
+    /// envelope's.
     pub retryable: Option<bool>,
+    /// The variant's `retryable` attribute (whether a later attempt may
+    /// succeed), when it overrides the class's judgement.
+    #[serde(skip)]
+    may_succeed: Option<bool>,
     /// The name of the field that carries the correlation id, if any.
     pub correlation_id: Option<&'static str>,
     /// Whether the variant delegates its envelope (`transparent` or `with`).
@@ -74,57 +81,62 @@ impl VariantSpec {
             effect: None,
             idempotent: false,
             retryable: None,
+            may_succeed: None,
             correlation_id: None,
             transparent: false,
         }
     }
 
-    /// Sets the class and, from it, the default category, effect and
-    /// retryability.
+    /// Recomputes `retryable` from the class, the effect, idempotence and
+    /// the `retryable` attribute, with the envelope's retry rule; a spec
+    /// without a class (a delegating variant) has none.
+    const fn settle(mut self) -> Self {
+        self.retryable = match (self.class, self.effect) {
+            (Some(class), Some(effect)) => {
+                let may_succeed = match self.may_succeed {
+                    Some(may_succeed) => may_succeed,
+                    None => class.is_retryable(),
+                };
+                Some(retryable(may_succeed, effect, self.idempotent))
+            }
+            _ => None,
+        };
+        self
+    }
+
+    /// Sets the class and, from it, the default category and effect; the
+    /// retryability follows under the retry rule.
     #[must_use]
     pub const fn with_class(mut self, class: ErrorClass) -> Self {
         self.class = Some(class);
         self.category = Some(class.default_category());
-        let effect = class.default_effect();
-        self.effect = Some(effect);
-        self.retryable = Some(class.is_retryable() && effect.allows_repeat(self.idempotent));
-        self
+        self.effect = Some(class.default_effect());
+        self.settle()
     }
 
-    /// Sets the effect, and the retryability under the retry rule.
+    /// Sets the effect; the retryability follows under the retry rule.
     #[must_use]
     pub const fn with_effect(mut self, effect: Effect) -> Self {
         self.effect = Some(effect);
-        if let Some(class) = self.class {
-            self.retryable = Some(class.is_retryable() && effect.allows_repeat(self.idempotent));
-        }
-        self
+        self.settle()
     }
 
-    /// Declares the operation idempotent, and sets the retryability under
+    /// Declares the operation idempotent; the retryability follows under
     /// the retry rule (see [`Effect::allows_repeat`]).
     #[must_use]
     pub const fn idempotent(mut self) -> Self {
         self.idempotent = true;
-        if let (Some(class), Some(effect)) = (self.class, self.effect) {
-            self.retryable = Some(class.is_retryable() && effect.allows_repeat(true));
-        }
-        self
+        self.settle()
     }
 
     /// Sets whether a later attempt may succeed, against the class's
-    /// default, and the retryability under the retry rule. Call it after
-    /// [`with_effect`](VariantSpec::with_effect) and
-    /// [`idempotent`](VariantSpec::idempotent), which start again from the
-    /// class.
+    /// judgement; the retryability follows under the retry rule, so it
+    /// cannot make an unsafe repeat retryable. The builders can be called
+    /// in any order.
     #[must_use]
     pub const fn with_retryable(mut self, may_succeed: bool) -> Self {
-        let effect = match self.effect {
-            Some(effect) => effect,
-            None => Effect::Nothing,
-        };
-        self.retryable = Some(may_succeed && effect.allows_repeat(self.idempotent));
-        self
+        self.may_succeed = Some(may_succeed);
+        self.settle()
     }
 
     /// Names the field that carries the correlation id.

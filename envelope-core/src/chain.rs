@@ -11,7 +11,7 @@ use std::error::Error;
 use std::io;
 
 use crate::class::ErrorClass;
-use crate::convert::Envelope;
+use crate::envelope_trait::Envelope;
 use crate::envelope::ErrorEnvelope;
 
 /// How many errors of a `source()` chain [`from_error`] and [`Recognizer`]
@@ -59,16 +59,17 @@ fn downcast<'e, T: Envelope + Error + 'static>(
 /// [`UNCLASSIFIED`]: no text of any error in the chain reaches the model.
 ///
 /// ```
-/// use envelope_core::{ErrorClass, Recognizer};
+/// # extern crate envelope_core as envelope;
+/// use envelope::{ErrorClass, Recognizer};
 /// # #[derive(Debug)] struct QuotaError;
 /// # impl std::fmt::Display for QuotaError {
 /// #     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str("quota") }
 /// # }
 /// # impl std::error::Error for QuotaError {}
-/// # impl envelope_core::Envelope for QuotaError {
+/// # impl envelope::Envelope for QuotaError {
 /// #     fn error_class(&self) -> ErrorClass { ErrorClass::QuotaExceeded }
-/// #     fn to_envelope(&self) -> envelope_core::ErrorEnvelope {
-/// #         envelope_core::ErrorEnvelope::new(ErrorClass::QuotaExceeded, "the daily quota is used up")
+/// #     fn to_envelope(&self) -> envelope::ErrorEnvelope {
+/// #         envelope::ErrorEnvelope::new(ErrorClass::QuotaExceeded, "the daily quota is used up")
 /// #     }
 /// # }
 ///
@@ -76,7 +77,7 @@ fn downcast<'e, T: Envelope + Error + 'static>(
 /// let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(QuotaError);
 /// assert_eq!(errors.envelope(&*boxed).error_class, ErrorClass::QuotaExceeded);
 /// // Without the name, the same error is not recognised.
-/// assert_eq!(envelope_core::from_error(&*boxed).error_class, ErrorClass::Internal);
+/// assert_eq!(envelope::from_error(&*boxed).error_class, ErrorClass::Internal);
 /// ```
 ///
 /// Build it once and keep it (a `static` with `LazyLock`, a field of the

@@ -85,6 +85,17 @@ impl Effect {
     }
 }
 
+/// The retry rule, in one place for every envelope and every catalog
+/// row: an envelope is `retryable` when a later attempt may succeed
+/// (`may_succeed`: the class's [`ErrorClass::is_retryable`], or an
+/// author's or a call's judgement) *and* repeating the call is safe
+/// ([`Effect::allows_repeat`]: nothing changed, or the operation is
+/// idempotent).
+#[must_use]
+pub(crate) const fn retryable(may_succeed: bool, effect: Effect, idempotent: bool) -> bool {
+    may_succeed && effect.allows_repeat(idempotent)
+}
+
 impl core::fmt::Display for Effect {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.as_str())

@@ -4,13 +4,15 @@ use std::borrow::Cow;
 use std::fmt;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::argument_error::ArgumentError;
 use crate::category::UserErrorCategory;
 use crate::class::ErrorClass;
-use crate::effect::Effect;
+use crate::effect::{Effect, retryable};
+
+mod read;
 
 /// The actionable error payload a tool returns to an LLM agent.
 ///
@@ -77,14 +79,44 @@ use crate::effect::Effect;
 /// through `serde_json`'s number parsing, which without its
 /// `float_roundtrip` feature may land one ulp away.)
 ///
+/// # Fields, and why they are read-only
+///
+/// The fields are those of [`EnvelopeFields`], readable through `Deref`
+/// (`envelope.message`, `envelope.retryable`) and written only through the
+/// `with_*` builders. `retryable` is derived: every builder that changes
+/// an input of the retry rule (the effect, idempotence, whether a later
+/// attempt may succeed) applies the rule again, so no sequence of calls
+/// puts `retryable: true` on the wire for a call that is not safe to
+/// repeat. [`ErrorEnvelope::into_fields`] gives the fields by value, for a
+/// reader that takes the envelope apart.
+///
+/// The envelope is one pointer wide (the fields live in a `Box`), so
+/// `Result<T, ErrorEnvelope>` and an enum with an `ErrorEnvelope` variant
+/// stay under clippy's `result_large_err` and `large_enum_variant`
+/// thresholds.
+///
+/// Two envelopes are equal when their wire forms are: the retry rule's
+/// inputs that the wire does not carry (whether the operation was declared
+/// idempotent) are not compared.
+///
 /// With the `schemars` feature: implements `schemars::JsonSchema` (schemars
 /// 1.x), for a tool's `outputSchema`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorEnvelope(pub(crate) Box<EnvelopeFields>);
+
+/// The fields of an [`ErrorEnvelope`], read through its `Deref`
+/// (`envelope.message`); see the wire table on [`ErrorEnvelope`].
+///
+/// Cannot be built or written outside this crate, so every envelope went
+/// through [`ErrorEnvelope::new`] and the builders that keep the retry
+/// rule.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-// `Deserialize` is implemented in `lenient.rs`. The `default`s below only
-// feed the derived `JsonSchema` (what may be left out); reading follows the
-// rules above.
-pub struct ErrorEnvelope {
+#[cfg_attr(feature = "schemars", schemars(rename = "ErrorEnvelope"))]
+// `Deserialize` is implemented in `envelope/read.rs`. The `default`s below
+// only feed the derived `JsonSchema` (what may be left out); reading
+// follows the rules on `ErrorEnvelope`.
+pub struct EnvelopeFields {
     /// Marks the payload as an error. Wire name `isError`, as in the MCP
     /// tool-result shape. `true` for every envelope this crate makes; a
     /// value read from a peer is kept as it was, and every renderer writes
@@ -155,6 +187,58 @@ pub struct ErrorEnvelope {
     /// [`crate::args`]; empty for every other envelope.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub argument_errors: Vec<ArgumentError>,
+    /// The retry rule's inputs that the wire does not carry.
+    #[serde(skip)]
+    #[cfg_attr(feature = "schemars", schemars(skip))]
+    pub(crate) rule: RetryInputs,
+}
+
+/// What the retry rule combines with the effect: whether a later attempt
+/// may succeed (the class's judgement, or an author's) and whether the
+/// operation is idempotent. Not part of the wire form, and so not of
+/// equality: every `RetryInputs` equals every other.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct RetryInputs {
+    pub(crate) may_succeed: bool,
+    pub(crate) idempotent: bool,
+}
+
+impl PartialEq for RetryInputs {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for RetryInputs {}
+
+impl std::ops::Deref for ErrorEnvelope {
+    type Target = EnvelopeFields;
+
+    #[inline]
+    fn deref(&self) -> &EnvelopeFields {
+        &self.0
+    }
+}
+
+impl Serialize for ErrorEnvelope {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl schemars::JsonSchema for ErrorEnvelope {
+    fn schema_name() -> Cow<'static, str> {
+        EnvelopeFields::schema_name()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        EnvelopeFields::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        EnvelopeFields::json_schema(generator)
+    }
 }
 
 pub(crate) fn always_true() -> bool {
@@ -182,7 +266,7 @@ impl ErrorEnvelope {
     #[must_use]
     pub fn new(error_class: ErrorClass, message: impl Into<String>) -> Self {
         let mut envelope = Self::unsettled(error_class, message.into());
-        envelope.apply_retry_rule(error_class.is_retryable(), false);
+        envelope.settle(error_class.is_retryable(), false);
         envelope
     }
 
@@ -190,7 +274,7 @@ impl ErrorEnvelope {
     /// category and effect, before the retry rule: not retryable, no next
     /// steps. [`ErrorEnvelope::new`] and the derive settle it.
     pub(crate) fn unsettled(error_class: ErrorClass, message: String) -> Self {
-        ErrorEnvelope {
+        ErrorEnvelope(Box::new(EnvelopeFields {
             is_error: true,
             error_class,
             message,
@@ -207,51 +291,88 @@ impl ErrorEnvelope {
             help_url: None,
             details: Map::new(),
             argument_errors: Vec::new(),
+            rule: RetryInputs::default(),
+        }))
+    }
+
+    /// The fields by value, for a reader that takes the envelope apart
+    /// (moves the message out, say). There is no way back: an envelope is
+    /// built with [`ErrorEnvelope::new`] and the builders.
+    #[must_use]
+    pub fn into_fields(self) -> EnvelopeFields {
+        *self.0
+    }
+
+    /// The fields, for this crate's builders and readers: every write that
+    /// touches an input of the retry rule is followed by
+    /// [`ErrorEnvelope::apply_retry_rule`].
+    pub(crate) fn fields_mut(&mut self) -> &mut EnvelopeFields {
+        &mut self.0
+    }
+
+    /// Sets the retry rule's inputs and applies the rule
+    /// ([`ErrorEnvelope::apply_retry_rule`]).
+    pub(crate) fn settle(&mut self, may_succeed: bool, idempotent: bool) {
+        self.0.rule = RetryInputs {
+            may_succeed,
+            idempotent,
+        };
+        self.apply_retry_rule();
+    }
+
+    /// The retry rule, in the one place it is applied to an envelope:
+    /// `retryable` is [`crate::effect::retryable`] of the stored inputs and
+    /// the effect; when a repeat is not safe, the effect's check step
+    /// ([`Effect::check_step`]) comes first among the next steps. Applying
+    /// it again replaces the earlier check step.
+    pub(crate) fn apply_retry_rule(&mut self) {
+        let fields = &mut *self.0;
+        let RetryInputs {
+            may_succeed,
+            idempotent,
+        } = fields.rule;
+        fields.retryable = retryable(may_succeed, fields.effect, idempotent);
+        fields.next_steps.retain(|step| !Effect::is_check_step(step));
+        let safe = fields.effect.allows_repeat(idempotent);
+        if let Some(step) = fields.effect.check_step().filter(|_| !safe) {
+            fields.next_steps.insert(0, String::from(step));
         }
     }
 
-    /// The retry rule, in the one place it is applied: `retryable` is
-    /// `may_succeed` (the class's, or an author's, judgement that a later
-    /// attempt can work) when [`Effect::allows_repeat`] says a repeat is
-    /// safe; otherwise false, with the effect's check step
-    /// ([`Effect::check_step`]) first among the next steps. Applying it
-    /// again replaces the earlier check step.
-    pub(crate) fn apply_retry_rule(&mut self, may_succeed: bool, idempotent: bool) {
-        let safe = self.effect.allows_repeat(idempotent);
-        self.retryable = may_succeed && safe;
-        self.next_steps.retain(|step| !Effect::is_check_step(step));
-        if let Some(step) = self.effect.check_step().filter(|_| !safe) {
-            self.next_steps.insert(0, String::from(step));
-        }
-    }
-
-    /// Sets what the failed call changed, and applies the retry rule again
-    /// with the class's retryability: anything but [`Effect::Nothing`]
-    /// makes the envelope not retryable and puts a check step first, until
-    /// [`ErrorEnvelope::idempotent`] says repeating is harmless.
+    /// Sets what the failed call changed, and applies the retry rule again:
+    /// anything but [`Effect::Nothing`] makes the envelope not retryable
+    /// and puts a check step first, unless the operation was declared
+    /// [idempotent](ErrorEnvelope::idempotent).
     #[must_use]
     pub fn with_effect(mut self, effect: Effect) -> Self {
-        self.effect = effect;
-        self.apply_retry_rule(self.error_class.is_retryable(), false);
+        self.0.effect = effect;
+        self.apply_retry_rule();
         self
     }
 
     /// Declares the operation idempotent (repeating it has the same effect
     /// as doing it once), so a repeat is safe whatever the effect:
-    /// `retryable` becomes the class's retryability and the check step
-    /// goes away.
+    /// `retryable` becomes whether a later attempt may succeed, and the
+    /// check step goes away. The declaration stays through later
+    /// [`with_effect`](ErrorEnvelope::with_effect) calls.
     #[must_use]
     pub fn idempotent(mut self) -> Self {
-        self.apply_retry_rule(self.error_class.is_retryable(), true);
+        self.0.rule.idempotent = true;
+        self.apply_retry_rule();
         self
     }
 
-    /// Sets `retryable` as given, overriding the class and the retry rule
-    /// (call it last): for a failure its class misjudges, such as a bad
-    /// credential reported as `ConnectionFailed`.
+    /// Sets whether a later attempt may succeed, against the class's
+    /// judgement (for a failure its class misjudges, such as a bad
+    /// credential reported as `ConnectionFailed`), and applies the retry
+    /// rule again: `retryable` on the wire is `may_succeed` only when a
+    /// repeat is also safe (the effect is [`Effect::Nothing`], or the
+    /// operation is idempotent). It cannot make an unsafe repeat
+    /// retryable.
     #[must_use]
-    pub fn with_retryable(mut self, retryable: bool) -> Self {
-        self.retryable = retryable;
+    pub fn with_retryable(mut self, may_succeed: bool) -> Self {
+        self.0.rule.may_succeed = may_succeed;
+        self.apply_retry_rule();
         self
     }
 
@@ -262,42 +383,42 @@ impl ErrorEnvelope {
     /// wire.
     #[must_use]
     pub fn with_correlation_id(mut self, id: impl fmt::Display) -> Self {
-        self.correlation_id = crate::role::correlation_id(id.to_string());
+        self.0.correlation_id = correlation_id(id.to_string());
         self
     }
 
     /// Sets the backend's numeric error code (`942` for `ORA-00942`).
     #[must_use]
     pub fn with_ora_code(mut self, code: i32) -> Self {
-        self.ora_code = Some(code);
+        self.0.ora_code = Some(code);
         self
     }
 
     /// Sets the tool the model should call next, replacing any earlier one.
     #[must_use]
     pub fn with_suggested_tool(mut self, tool: impl Into<String>) -> Self {
-        self.suggested_tool = Some(tool.into());
+        self.0.suggested_tool = Some(tool.into());
         self
     }
 
     /// Replaces the near-miss candidates.
     #[must_use]
     pub fn with_fuzzy_matches(mut self, matches: Vec<String>) -> Self {
-        self.fuzzy_matches = matches;
+        self.0.fuzzy_matches = matches;
         self
     }
 
     /// Appends one step to the ordered list of next steps.
     #[must_use]
     pub fn with_next_step(mut self, step: impl Into<String>) -> Self {
-        self.next_steps.push(step.into());
+        self.0.next_steps.push(step.into());
         self
     }
 
     /// Sets the retry hint, in milliseconds.
     #[must_use]
     pub fn with_retry_after_ms(mut self, ms: u64) -> Self {
-        self.retry_after_ms = Some(ms);
+        self.0.retry_after_ms = Some(ms);
         self
     }
 
@@ -305,28 +426,28 @@ impl ErrorEnvelope {
     /// (rounded down), saturating at `u64::MAX` instead of wrapping.
     #[must_use]
     pub fn with_retry_after(self, wait: Duration) -> Self {
-        self.with_retry_after_ms(crate::role::duration_ms(wait))
+        self.with_retry_after_ms(duration_ms(wait))
     }
 
     /// Sets the domain code (`"LEASE_REQUIRED"`). A `&'static str` is kept
     /// without allocating.
     #[must_use]
     pub fn with_code(mut self, code: impl Into<Cow<'static, str>>) -> Self {
-        self.code = Some(code.into());
+        self.0.code = Some(code.into());
         self
     }
 
     /// Sets the conversation-flow category, replacing the class's default.
     #[must_use]
     pub fn with_category(mut self, category: UserErrorCategory) -> Self {
-        self.category = Some(category);
+        self.0.category = Some(category);
         self
     }
 
     /// Adds one entry to `details`, replacing an earlier one of the same key.
     #[must_use]
     pub fn with_detail(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
-        self.details.insert(key.into(), value.into());
+        self.0.details.insert(key.into(), value.into());
         self
     }
 
@@ -334,14 +455,14 @@ impl ErrorEnvelope {
     /// which also writes the matching message and next step).
     #[must_use]
     pub fn with_argument_errors(mut self, errors: Vec<ArgumentError>) -> Self {
-        self.argument_errors = errors;
+        self.0.argument_errors = errors;
         self
     }
 
     /// Sets the URL of a page that explains the error.
     #[must_use]
     pub fn with_help_url(mut self, url: impl Into<String>) -> Self {
-        self.help_url = Some(url.into());
+        self.0.help_url = Some(url.into());
         self
     }
 
@@ -370,73 +491,43 @@ impl ErrorEnvelope {
 
     /// The envelope as compact JSON text, written by serde straight from
     /// the struct (no intermediate [`Value`]): the wire form in the table
-    /// above.
+    /// above. Reached as [`Envelope::to_json_string`](crate::Envelope::to_json_string).
     ///
-    /// Never panics: every field is a string, a number or a JSON value,
-    /// which always serialize; should serde ever fail anyway, the result is
-    /// the fixed `INTERNAL` envelope of [`ErrorEnvelope::to_json`].
-    #[must_use]
-    pub fn to_json_string(&self) -> String {
+    /// Never panics: should serde ever fail, the result is the fixed
+    /// `INTERNAL` envelope of [`ErrorEnvelope::to_json`].
+    pub(crate) fn json_string(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|_| {
             String::from(
                 r#"{"isError":true,"error_class":"INTERNAL","message":"error envelope failed to serialize"}"#,
             )
         })
     }
-
-    /// The seed's `ToolResult` for the call `tool_call_id`, whose `content`
-    /// is this envelope's JSON. See [`crate::ToolResult::error`].
-    #[must_use]
-    pub fn to_tool_result(&self, tool_call_id: impl Into<String>) -> crate::ToolResult {
-        crate::ToolResult::error(tool_call_id, self)
-    }
-
-    /// The MCP `CallToolResult` JSON for this envelope. See
-    /// [`crate::render::mcp::call_tool_result`].
-    #[must_use]
-    pub fn to_mcp_result(&self) -> Value {
-        crate::render::mcp::call_tool_result(self)
-    }
-
-    /// The RFC 9457 problem details of this envelope (feature `http`), for
-    /// an HTTP API's `application/problem+json` body. See
-    /// [`crate::render::problem::problem_details`].
-    #[cfg(feature = "http")]
-    #[must_use]
-    pub fn to_problem_details(&self) -> crate::render::problem::ProblemDetails {
-        crate::render::problem::problem_details(self)
-    }
-
-    /// The rmcp SDK's `CallToolResult` for this envelope (feature `rmcp`):
-    /// `is_error: Some(true)`, one text block with the compact JSON and
-    /// `structured_content` set to the envelope object.
-    #[cfg(feature = "rmcp")]
-    #[must_use]
-    pub fn to_call_tool_result(&self) -> rmcp::model::CallToolResult {
-        crate::render::mcp::rmcp_call_tool_result(self)
-    }
-}
-
-impl fmt::Display for ErrorEnvelope {
-    /// A compact text form for models that read prose better than JSON:
-    ///
-    /// ```text
-    /// OBJECT_NOT_FOUND (TABLE_MISSING): object EMPLOYES does not exist
-    /// did you mean: EMPLOYEES, EMPLOYEE
-    /// suggested tool: schema_inspect
-    /// next step: check the spelling
-    /// retry after: 250 ms
-    /// ```
-    ///
-    /// The first line is always there; each further line only when its field
-    /// is set, in the order shown, followed by `ora code`, `help` and one
-    /// `key: value` line per detail.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::render::text::write_text(self, f)
-    }
 }
 
 impl std::error::Error for ErrorEnvelope {}
+
+/// A [`Duration`] in whole milliseconds, saturating at `u64::MAX`.
+pub(crate) fn duration_ms(wait: Duration) -> u64 {
+    u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The longest correlation id kept, in bytes.
+const MAX_ID_BYTES: usize = 256;
+
+/// A correlation id as the envelope keeps it: `None` when empty or only
+/// whitespace, else cut to at most 256 bytes at a character boundary.
+pub(crate) fn correlation_id(mut id: String) -> Option<String> {
+    if id.trim().is_empty() {
+        return None;
+    }
+    // The last character boundary at or before 256 bytes (0 always is one).
+    let end = (0..=MAX_ID_BYTES.min(id.len()))
+        .rev()
+        .find(|&end| id.is_char_boundary(end))
+        .unwrap_or(0);
+    id.truncate(end);
+    Some(id)
+}
 
 #[cfg(test)]
 mod tests {

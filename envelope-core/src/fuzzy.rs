@@ -14,9 +14,10 @@
 /// case-insensitive match ranks first with distance zero.
 ///
 /// ```
+/// # extern crate envelope_core as envelope;
 /// let names = ["EMPLOYEES", "EMPLOYEE_HISTORY", "DEPARTMENTS", "EMP"];
 /// assert_eq!(
-///     envelope_core::fuzzy::suggest("employes", names, 2),
+///     envelope::fuzzy::suggest("employes", names, 2),
 ///     ["EMPLOYEES", "EMP"],
 /// );
 /// ```

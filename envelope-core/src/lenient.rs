@@ -1,118 +1,15 @@
-//! Lenient reading of envelopes written by other implementations.
-//!
-//! Writing is serde's derive on [`ErrorEnvelope`] and stays strict. Reading
-//! goes through [`Read`], a private mirror of the envelope's keys that
-//! accepts what other writers produce: Go writes a nil slice or pointer as
-//! `null`, pydantic writes `null` for every unset field, and Python writes
-//! `seconds * 1000` as a float (`1500.0`). The mirror exists only because
-//! `retryable: null` must read as the class's default, which a per-field
-//! `deserialize_with` cannot see; everything else is plain serde attributes.
-//! Adding a field to [`ErrorEnvelope`] without adding it here is a compile
-//! error in [`ErrorEnvelope::deserialize`] (both struct patterns are
-//! exhaustive).
+//! serde helpers for lenient reading of what other implementations write:
+//! Go writes a nil slice or pointer as `null`, pydantic writes `null` for
+//! every unset field, and Python writes `seconds * 1000` as a float
+//! (`1500.0`). They know no type of this crate; the readers of the
+//! envelope (`envelope/read.rs`), of `ToolResult` and of `ArgumentError`
+//! use them.
 
-use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
-
-use crate::argument_error::ArgumentError;
-use crate::category::UserErrorCategory;
-use crate::class::ErrorClass;
-use crate::effect::Effect;
-use crate::envelope::{ErrorEnvelope, always_true};
-
-/// The reading side of [`ErrorEnvelope`]: the same keys, each optional one
-/// also accepting `null`. Named `ErrorEnvelope` for serde, so its error
-/// messages (``invalid type: integer `5`, expected struct ErrorEnvelope``,
-/// ``missing field `message` ``) are those of the derive it replaces.
-#[derive(Deserialize)]
-#[serde(rename = "ErrorEnvelope", expecting = "struct ErrorEnvelope")]
-struct Read {
-    #[serde(rename = "isError", default)]
-    is_error: Option<bool>,
-    error_class: ErrorClass,
-    message: String,
-    #[serde(default, deserialize_with = "ora_code")]
-    ora_code: Option<i32>,
-    #[serde(default)]
-    suggested_tool: Option<String>,
-    #[serde(default)]
-    fuzzy_matches: Option<Vec<String>>,
-    #[serde(default)]
-    next_steps: Option<Vec<String>>,
-    #[serde(default, deserialize_with = "retry_after_ms")]
-    retry_after_ms: Option<u64>,
-    #[serde(default)]
-    code: Option<Cow<'static, str>>,
-    #[serde(default)]
-    category: Option<UserErrorCategory>,
-    #[serde(default)]
-    retryable: Retryable,
-    #[serde(default)]
-    effect: Option<Effect>,
-    #[serde(default)]
-    correlation_id: Option<String>,
-    #[serde(default)]
-    help_url: Option<String>,
-    #[serde(default)]
-    details: Option<Map<String, Value>>,
-    #[serde(default)]
-    argument_errors: Option<Vec<ArgumentError>>,
-}
-
-impl<'de> Deserialize<'de> for ErrorEnvelope {
-    /// Reads an envelope leniently; see "Reading" on [`ErrorEnvelope`] for
-    /// exactly what is accepted.
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let Read {
-            is_error,
-            error_class,
-            message,
-            ora_code,
-            suggested_tool,
-            fuzzy_matches,
-            next_steps,
-            retry_after_ms,
-            code,
-            category,
-            retryable,
-            effect,
-            correlation_id,
-            help_url,
-            details,
-            argument_errors,
-        } = Read::deserialize(deserializer)?;
-        let effect = effect.unwrap_or_default();
-        Ok(ErrorEnvelope {
-            is_error: is_error.unwrap_or_else(always_true),
-            error_class,
-            message,
-            ora_code,
-            suggested_tool,
-            fuzzy_matches: fuzzy_matches.unwrap_or_default(),
-            next_steps: next_steps.unwrap_or_default(),
-            retry_after_ms,
-            code,
-            category,
-            retryable: match retryable {
-                // How the writer leaves out `false`.
-                Retryable::Missing => false,
-                // Not stated: what `ErrorEnvelope::new` would set.
-                Retryable::Null => error_class.is_retryable() && effect.allows_repeat(false),
-                Retryable::Given(retryable) => retryable,
-            },
-            effect,
-            correlation_id,
-            help_url,
-            details: details.unwrap_or_default(),
-            argument_errors: argument_errors.unwrap_or_default(),
-        })
-    }
-}
 
 /// `deserialize_with` for a field whose `null` means its default value
 /// (`ToolResult::is_error`: `null` reads as `false`).
@@ -124,31 +21,15 @@ where
     Option::<T>::deserialize(deserializer).map(Option::unwrap_or_default)
 }
 
-/// `retryable` as written: left out, `null`, or a boolean.
-#[derive(Default)]
-enum Retryable {
-    #[default]
-    Missing,
-    Null,
-    Given(bool),
-}
-
-impl<'de> Deserialize<'de> for Retryable {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Option::<bool>::deserialize(deserializer)
-            .map(|retryable| retryable.map_or(Retryable::Null, Retryable::Given))
-    }
-}
-
 /// `ora_code`: a whole number in `i32` range, written as an integer or as a
 /// float without a fraction (`942.0`); `null` is `None`.
-fn ora_code<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i32>, D::Error> {
+pub(crate) fn ora_code<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i32>, D::Error> {
     deserializer.deserialize_option(WholeNumber::new("ora_code"))
 }
 
 /// `retry_after_ms`: a whole number in `u64` range, written as an integer or
 /// as a float without a fraction (`1500.0`); `null` is `None`.
-fn retry_after_ms<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+pub(crate) fn retry_after_ms<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
     deserializer.deserialize_option(WholeNumber::new("retry_after_ms"))
 }
 

@@ -4,7 +4,7 @@
 use std::error::Error;
 
 use crate::class::{ErrorClass, Owner};
-use crate::convert::Envelope;
+use crate::envelope_trait::Envelope;
 use crate::envelope::ErrorEnvelope;
 
 /// How many `source()` links [`report`] logs at most; a longer (or cyclic)

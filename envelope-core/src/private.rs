@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 pub use crate::catalog::VariantSpec;
 pub use crate::category::UserErrorCategory;
 pub use crate::class::ErrorClass;
-pub use crate::convert::Envelope;
+pub use crate::envelope_trait::Envelope;
 pub use crate::effect::Effect;
 pub use crate::envelope::ErrorEnvelope;
 pub use crate::role::{OptionalId, OraField, RetryField, StrList, ToolField};
@@ -57,9 +57,11 @@ pub fn base(
     message: String,
 ) -> ErrorEnvelope {
     let mut envelope = ErrorEnvelope::unsettled(class, message);
-    envelope.retryable = class.is_retryable() && envelope.effect.allows_repeat(false);
-    envelope.category = Some(category);
-    envelope.code = Some(Cow::Borrowed(code));
+    let fields = envelope.fields_mut();
+    fields.rule.may_succeed = class.is_retryable();
+    fields.retryable = crate::effect::retryable(class.is_retryable(), fields.effect, false);
+    fields.category = Some(category);
+    fields.code = Some(Cow::Borrowed(code));
     envelope
 }
 
@@ -106,7 +108,7 @@ pub fn or<T, C: Into<T>>(field: Option<T>, constant: C) -> Option<T> {
 /// `Effect::allows_repeat`): `may_succeed` is the variant's `retryable`
 /// or its class's.
 pub fn settle(envelope: &mut ErrorEnvelope, may_succeed: bool, idempotent: bool) {
-    envelope.apply_retry_rule(may_succeed, idempotent);
+    envelope.settle(may_succeed, idempotent);
 }
 
 /// The setters of the fields a derived arm fills, one per field and named
@@ -124,7 +126,7 @@ pub mod set {
             $(
                 #[doc = concat!("Sets the envelope's `", stringify!($field), "`.")]
                 pub fn $field(envelope: &mut ErrorEnvelope, value: $ty) {
-                    envelope.$field = value;
+                    envelope.fields_mut().$field = value;
                 }
             )*
         };
@@ -150,13 +152,13 @@ pub const NO_STEPS: Option<&[&str]> = None;
 /// it (empty dropped, long cut; see `ErrorEnvelope::with_correlation_id`).
 #[must_use]
 pub fn correlation_id<T: Display>(value: T) -> Option<String> {
-    crate::role::correlation_id(value.to_string())
+    crate::envelope::correlation_id(value.to_string())
 }
 
 /// A `correlation_id` field of type `Option<T>`.
 #[must_use]
 pub fn correlation_id_opt<T: OptionalId>(value: T) -> Option<String> {
-    value.id_text().and_then(crate::role::correlation_id)
+    value.id_text().and_then(crate::envelope::correlation_id)
 }
 
 /// The container defaults for a `transparent` or `with` variant: each
@@ -171,21 +173,23 @@ pub fn fill(
     help_url: Option<&str>,
     next_steps: &[&str],
 ) -> ErrorEnvelope {
-    if envelope.suggested_tool.is_none() {
+    let envelope_class = envelope.error_class;
+    let fields = envelope.fields_mut();
+    if fields.suggested_tool.is_none() {
         let by_class = tools
             .iter()
-            .find(|(class, _)| *class == envelope.error_class);
-        envelope.suggested_tool = by_class.map(|(_, tool)| *tool).or(tool).map(String::from);
+            .find(|(class, _)| *class == envelope_class);
+        fields.suggested_tool = by_class.map(|(_, tool)| *tool).or(tool).map(String::from);
     }
-    if envelope.help_url.is_none() {
-        envelope.help_url = help_url.map(String::from);
+    if fields.help_url.is_none() {
+        fields.help_url = help_url.map(String::from);
     }
-    if envelope
+    if fields
         .next_steps
         .iter()
         .all(|step| Effect::is_check_step(step))
     {
-        envelope
+        fields
             .next_steps
             .extend(next_steps.iter().copied().map(String::from));
     }

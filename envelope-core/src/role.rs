@@ -13,28 +13,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 use std::time::Duration;
 
-/// A [`Duration`] in whole milliseconds, saturating at `u64::MAX`.
-pub(crate) fn duration_ms(wait: Duration) -> u64 {
-    u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
-}
-
-/// The longest correlation id kept, in bytes.
-const MAX_ID_BYTES: usize = 256;
-
-/// A correlation id as the envelope keeps it: `None` when empty or only
-/// whitespace, else cut to at most 256 bytes at a character boundary.
-pub(crate) fn correlation_id(mut id: String) -> Option<String> {
-    if id.trim().is_empty() {
-        return None;
-    }
-    // The last character boundary at or before 256 bytes (0 always is one).
-    let end = (0..=MAX_ID_BYTES.min(id.len()))
-        .rev()
-        .find(|&end| id.is_char_boundary(end))
-        .unwrap_or(0);
-    id.truncate(end);
-    Some(id)
-}
+use crate::envelope::duration_ms;
 
 /// A field usable with the `correlation_id` role: any `Display` value, or
 /// an `Option` of one (the derive picks this trait for a field whose type

@@ -14,7 +14,7 @@ use std::io::{self, ErrorKind};
 use std::num::{IntErrorKind, ParseIntError};
 
 use crate::class::{ErrorClass, Owner};
-use crate::convert::Envelope;
+use crate::envelope_trait::Envelope;
 use crate::envelope::ErrorEnvelope;
 
 /// One error's place in the table: its class, its code, and the message for
@@ -45,9 +45,7 @@ impl Row {
     }
 
     fn envelope(self) -> ErrorEnvelope {
-        let mut envelope = ErrorEnvelope::new(self.class, self.message());
-        envelope.code = Some(Cow::Borrowed(self.code));
-        envelope
+        ErrorEnvelope::new(self.class, self.message()).with_code(Cow::Borrowed(self.code))
     }
 }
 
@@ -291,10 +289,9 @@ impl StdError for serde_json::Error {
     fn add_details(&self, envelope: &mut ErrorEnvelope) {
         // Line 0: an error with no position (`from_value`, a custom error).
         if self.line() > 0 {
-            envelope.details.insert("line".into(), self.line().into());
-            envelope
-                .details
-                .insert("column".into(), self.column().into());
+            let details = &mut envelope.fields_mut().details;
+            details.insert("line".into(), self.line().into());
+            details.insert("column".into(), self.column().into());
         }
     }
 }
@@ -355,6 +352,7 @@ const UTF8: Row = row(
 /// Where the valid UTF-8 ends, in bytes from the start: `valid_up_to`.
 fn utf8_details(error: &std::str::Utf8Error, envelope: &mut ErrorEnvelope) {
     envelope
+        .fields_mut()
         .details
         .insert("valid_up_to".into(), error.valid_up_to().into());
 }

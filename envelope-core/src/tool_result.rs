@@ -19,8 +19,11 @@ use crate::envelope::ErrorEnvelope;
 /// keys are ignored, an unknown category reads as
 /// [`UserErrorCategory::Unknown`], and `"is_error": null` reads as `false`
 /// (`tool_call_id`, `content` and `is_error` are still required).
-/// Provider-specific shapes come from
-/// [`ToolResult::to_anthropic_block`] and [`ToolResult::to_openai_message`].
+/// The shapes of the providers' chat APIs come from
+/// [`ToolResult::to_openai_message`], [`ToolResult::to_openai_responses_item`],
+/// [`ToolResult::to_anthropic_block`] and [`ToolResult::to_gemini_part`].
+/// A failed result comes from
+/// [`Envelope::to_tool_result`](crate::Envelope::to_tool_result).
 ///
 /// With the `schemars` feature: implements `schemars::JsonSchema` (schemars
 /// 1.x), for a tool's `outputSchema`.
@@ -52,45 +55,18 @@ impl ToolResult {
         }
     }
 
-    /// A failed result whose `content` is the envelope's compact JSON and
-    /// whose `error_category` is the envelope's category (the class's default
-    /// when the envelope has none). `is_error` is the envelope's own flag:
-    /// `true` for every envelope this crate makes.
-    #[must_use]
-    pub fn error(tool_call_id: impl Into<String>, envelope: &ErrorEnvelope) -> Self {
+    /// A failed result: `content` as given (the envelope's JSON or its
+    /// text form), `error_category` the envelope's category (the class's
+    /// default when it has none), `is_error` the envelope's own flag
+    /// (`true` for every envelope this crate makes). Reached through
+    /// [`Envelope::to_tool_result`](crate::Envelope::to_tool_result) and
+    /// [`Envelope::to_tool_result_text`](crate::Envelope::to_tool_result_text).
+    pub(crate) fn failure(tool_call_id: &str, envelope: &ErrorEnvelope, content: String) -> Self {
         ToolResult {
-            tool_call_id: tool_call_id.into(),
-            content: envelope.to_json_string(),
+            tool_call_id: String::from(tool_call_id),
+            content,
             is_error: envelope.is_error,
             error_category: Some(envelope.effective_category()),
         }
-    }
-
-    /// Like [`ToolResult::error`], but `content` is the envelope's text form
-    /// (its `Display`), for models that follow prose better than JSON.
-    #[must_use]
-    pub fn error_text(tool_call_id: impl Into<String>, envelope: &ErrorEnvelope) -> Self {
-        ToolResult {
-            tool_call_id: tool_call_id.into(),
-            content: envelope.to_string(),
-            is_error: envelope.is_error,
-            error_category: Some(envelope.effective_category()),
-        }
-    }
-
-    /// This result as an Anthropic Messages API `tool_result` content block:
-    /// `{"type":"tool_result","tool_use_id":...,"content":...}`, with
-    /// `"is_error":true` added only for errors (the API's default is false).
-    #[must_use]
-    pub fn to_anthropic_block(&self) -> serde_json::Value {
-        crate::render::provider::anthropic_tool_result(self)
-    }
-
-    /// This result as an OpenAI Chat Completions `tool` message:
-    /// `{"role":"tool","tool_call_id":...,"content":...}`. That shape has no
-    /// error flag; the envelope JSON in `content` carries `isError`.
-    #[must_use]
-    pub fn to_openai_message(&self) -> serde_json::Value {
-        crate::render::provider::openai_tool_message(self)
     }
 }

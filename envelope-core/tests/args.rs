@@ -5,8 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use envelope_core::args::{self, ArgumentError, ArgumentErrorKind};
-use envelope_core::{ErrorClass, ErrorEnvelope, UserErrorCategory};
+use envelope_core::args;
+use envelope_core::{
+    ArgumentError, ArgumentErrorKind, Envelope, ErrorClass, ErrorEnvelope, UserErrorCategory,
+};
 use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::{Value, json};

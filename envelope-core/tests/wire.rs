@@ -99,8 +99,9 @@ fn every_field() -> ErrorEnvelope {
 
 #[test]
 fn round_trip_of_every_field() {
-    let mut env = every_field();
-    env.retryable = true;
+    // PRECONDITION_FAILED is not retryable by its class; the author's
+    // judgement holds, since nothing changed.
+    let env = every_field().with_retryable(true);
     let text = env.to_json_string();
     assert_eq!(
         text,
@@ -222,7 +223,7 @@ fn is_error_false_survives_every_renderer() {
         json!({"tool_call_id": "call_1", "content": json, "is_error": false, "error_category": "Technical"})
     );
     assert_eq!(Envelope::to_tool_result(&env, "call_1"), result);
-    assert!(!ToolResult::error_text("call_1", &env).is_error);
+    assert!(!env.to_tool_result_text("call_1").is_error);
     let mcp = json!({
         "content": [{"type": "text", "text": json}],
         "structuredContent": {"isError": false, "error_class": "BUSY", "message": "m"},
@@ -236,7 +237,7 @@ fn is_error_false_survives_every_renderer() {
 #[test]
 fn provider_shapes() {
     let timeout = ErrorEnvelope::new(ErrorClass::Timeout, "slow").idempotent();
-    let result = ToolResult::error("toolu_01", &timeout);
+    let result = timeout.to_tool_result("toolu_01");
     let content = r#"{"isError":true,"error_class":"TIMEOUT","message":"slow","category":"Technical","retryable":true,"effect":"unknown"}"#;
     assert_eq!(
         result.to_anthropic_block(),
@@ -246,10 +247,43 @@ fn provider_shapes() {
         result.to_openai_message(),
         json!({"role": "tool", "tool_call_id": "toolu_01", "content": content})
     );
+    assert_eq!(
+        result.to_openai_responses_item(),
+        json!({"type": "function_call_output", "call_id": "toolu_01", "output": content})
+    );
+    assert_eq!(
+        result.to_gemini_part("run_job"),
+        json!({"functionResponse": {"id": "toolu_01", "name": "run_job", "response": {"error": {
+            "isError": true, "error_class": "TIMEOUT", "message": "slow",
+            "category": "Technical", "retryable": true, "effect": "unknown"
+        }}}})
+    );
+    // The text form is no JSON: Gemini gets it as a string under `error`.
+    let text = timeout.to_tool_result_text("toolu_01");
+    assert_eq!(
+        text.to_gemini_part("run_job"),
+        json!({"functionResponse": {"id": "toolu_01", "name": "run_job", "response": {
+            "error": "TIMEOUT: slow"
+        }}})
+    );
+
     let ok = ToolResult::success("toolu_02", "done");
     assert_eq!(
         ok.to_anthropic_block(),
         json!({"type": "tool_result", "tool_use_id": "toolu_02", "content": "done"})
+    );
+    assert_eq!(
+        ok.to_openai_message(),
+        json!({"role": "tool", "tool_call_id": "toolu_02", "content": "done"})
+    );
+    assert_eq!(
+        ok.to_openai_responses_item(),
+        json!({"type": "function_call_output", "call_id": "toolu_02", "output": "done"})
+    );
+    // Success content that happens to be JSON stays a string under `output`.
+    assert_eq!(
+        ToolResult::success("", r#"{"temp":18}"#).to_gemini_part("get_weather"),
+        json!({"functionResponse": {"name": "get_weather", "response": {"output": "{\"temp\":18}"}}})
     );
 }
 
@@ -269,7 +303,7 @@ fn text_form() {
          attempt: 3\n\
          session: s-1"
     );
-    let result = ToolResult::error_text("c", &ErrorEnvelope::new(ErrorClass::Internal, "boom"));
+    let result = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_tool_result_text("c");
     assert_eq!(
         result.content,
         "INTERNAL: boom

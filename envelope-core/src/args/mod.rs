@@ -9,7 +9,8 @@
 //! of the argument type look like what was meant:
 //!
 //! ```
-//! use envelope_core::args;
+//! # extern crate envelope_core as envelope;
+//! use envelope::{Envelope, args};
 //! use serde::Deserialize;
 //! use serde_json::json;
 //!
@@ -74,7 +75,8 @@ use std::cmp::Ordering;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use crate::argument_error::{ArgumentError, ArgumentErrorKind};
+pub use crate::argument_error::json_type;
+use crate::argument_error::{ArgumentError, ArgumentErrorKind};
 use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 #[cfg(feature = "schemars")]
@@ -275,10 +277,9 @@ fn summarize(mut problems: Vec<ArgumentError>, omitted: usize) -> ErrorEnvelope 
             message
         }
     };
-    let mut envelope =
-        ErrorEnvelope::new(ErrorClass::InvalidArguments, message).with_next_step(NEXT_STEP);
-    envelope.argument_errors = problems;
-    envelope
+    ErrorEnvelope::new(ErrorClass::InvalidArguments, message)
+        .with_next_step(NEXT_STEP)
+        .with_argument_errors(problems)
 }
 
 /// Orders JSON Pointers segment by segment, array indices by number:
@@ -314,8 +315,9 @@ fn compare_paths(a: &str, b: &str) -> Ordering {
 /// such a pointer no longer resolves.
 ///
 /// ```
-/// assert_eq!(envelope_core::args::pointer(["filter", "a/b~c"]), "/filter/a~1b~0c");
-/// assert_eq!(envelope_core::args::pointer(Vec::<String>::new()), "");
+/// # extern crate envelope_core as envelope;
+/// assert_eq!(envelope::args::pointer(["filter", "a/b~c"]), "/filter/a~1b~0c");
+/// assert_eq!(envelope::args::pointer(Vec::<String>::new()), "");
 /// ```
 #[must_use]
 pub fn pointer<I>(tokens: I) -> String
@@ -341,23 +343,6 @@ where
         }
     }
     pointer
-}
-
-/// The JSON type name of `value`, as JSON Schema names types: `"null"`,
-/// `"boolean"`, `"integer"` (a number without a fraction), `"number"`,
-/// `"string"`, `"array"` or `"object"`. What [`ArgumentError::received`]
-/// holds.
-#[must_use]
-pub fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }
 
 /// The value at the unescaped `tokens` under `root`, if there is one.

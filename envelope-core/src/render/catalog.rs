@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use crate::catalog::VariantSpec;
 
 /// The header of the table [`catalog_markdown`] writes, with its separator.
-const HEADER: &str = "| code | class | owner | category | retryable | suggested tool | message template |\n\
-                      |---|---|---|---|---|---|---|\n";
+const HEADER: &str = "| code | class | owner | category | effect | retryable | suggested tool | message template |\n\
+                      |---|---|---|---|---|---|---|---|\n";
 
 /// Stands in an empty cell, so a reader can tell "none" from a rendering bug.
 const NONE: &str = "—";
@@ -23,7 +23,8 @@ const NONE: &str = "—";
 /// | class | the [`ErrorClass`](crate::ErrorClass) wire name, in backticks |
 /// | owner | `caller` or `server` |
 /// | category | the [`UserErrorCategory`](crate::UserErrorCategory) wire name, in backticks |
-/// | retryable | `yes` or `no` |
+/// | effect | what a failure changed: `nothing`, `unknown` or `partial` ([`Effect`](crate::Effect)) |
+/// | retryable | `yes` or `no`: whether the variant's envelopes say `retryable`, by the same retry rule (see [`VariantSpec::retryable`]) |
 /// | suggested tool | the static tool, in backticks |
 /// | message template | the `message` template as written (`{field}` kept), or `(Display)` when the message is the error's `Display` text |
 ///
@@ -34,18 +35,25 @@ const NONE: &str = "—";
 /// space, so every variant stays one row.
 ///
 /// ```
-/// use envelope_core::render::catalog::catalog_markdown;
-/// use envelope_core::{ErrorClass, VariantSpec};
+/// # extern crate envelope_core as envelope;
+/// use envelope::{ErrorClass, VariantSpec, catalog_markdown};
 ///
-/// const CATALOG: &[VariantSpec] = &[VariantSpec::new("Busy")
-///     .with_class(ErrorClass::Busy)
-///     .with_code("BUSY")
-///     .with_message("the pool is full")];
+/// const CATALOG: &[VariantSpec] = &[
+///     VariantSpec::new("Busy")
+///         .with_class(ErrorClass::Busy)
+///         .with_code("BUSY")
+///         .with_message("the pool is full"),
+///     // A transient write: it may have taken effect, so it is not retryable.
+///     VariantSpec::new("Flaky")
+///         .with_class(ErrorClass::Transient)
+///         .with_code("FLAKY"),
+/// ];
 /// assert_eq!(
 ///     catalog_markdown(CATALOG),
-///     "| code | class | owner | category | retryable | suggested tool | message template |\n\
-///      |---|---|---|---|---|---|---|\n\
-///      | `BUSY` | `BUSY` | server | `Technical` | yes | — | the pool is full |\n",
+///     "| code | class | owner | category | effect | retryable | suggested tool | message template |\n\
+///      |---|---|---|---|---|---|---|---|\n\
+///      | `BUSY` | `BUSY` | server | `Technical` | nothing | yes | — | the pool is full |\n\
+///      | `FLAKY` | `TRANSIENT` | server | `Technical` | unknown | no | — | (Display) |\n",
 /// );
 /// ```
 #[must_use]
@@ -56,23 +64,25 @@ pub fn catalog_markdown(catalog: &[VariantSpec]) -> String {
         let tool = spec
             .suggested_tool
             .map_or_else(|| NONE.to_owned(), code_span);
-        let row = match spec.class {
-            Some(class) => {
+        let row = match (spec.class, spec.owner(), spec.effect, spec.retryable()) {
+            (Some(class), Some(owner), Some(effect), Some(retryable)) => {
                 let category = spec.category.unwrap_or_else(|| class.default_category());
                 let message = spec.message.map_or_else(|| "(Display)".to_owned(), cell);
                 [
                     code,
                     code_span(class.as_str()),
-                    class.owner().as_str().to_owned(),
+                    owner.as_str().to_owned(),
                     code_span(category.as_str()),
-                    yes_no(class.is_retryable()).to_owned(),
+                    effect.as_str().to_owned(),
+                    yes_no(retryable).to_owned(),
                     tool,
                     message,
                 ]
             }
-            None => [
+            _ => [
                 code,
                 "*delegated*".to_owned(),
+                NONE.to_owned(),
                 NONE.to_owned(),
                 NONE.to_owned(),
                 NONE.to_owned(),
@@ -89,14 +99,16 @@ pub fn catalog_markdown(catalog: &[VariantSpec]) -> String {
 /// The catalog as a JSON array, one object per variant in catalog order,
 /// with every key present (`null` when unknown):
 ///
-/// `name`, `code`, `class`, `owner` (`"caller"` / `"server"`), `category`,
+/// `name`, `code`, `class`, `owner` (`"caller"`, `"server"` or `"user"`),
+/// `category`, `effect` (`"nothing"`, `"unknown"` or `"partial"`),
 /// `retryable` (boolean), `suggested_tool`, `message` (the template, `null`
 /// when the message is the error's `Display`), `next_steps` (the templates,
 /// possibly empty), `help_url`, `transparent` (whether the variant
 /// delegates).
 ///
-/// `owner` and `retryable` derive from the class, so a delegating variant
-/// has `null` there as well as in `class`, `code` and `category`.
+/// `owner`, `effect` and `retryable` are the [`VariantSpec`]'s, computed
+/// by the envelope's own rules; a delegating variant has `null` there as
+/// well as in `class`, `code` and `category`.
 #[must_use]
 pub fn catalog_json(catalog: &[VariantSpec]) -> Value {
     Value::Array(
@@ -109,6 +121,7 @@ pub fn catalog_json(catalog: &[VariantSpec]) -> Value {
                     "class": spec.class,
                     "owner": spec.owner(),
                     "category": spec.category,
+                    "effect": spec.effect,
                     "retryable": spec.retryable(),
                     "suggested_tool": spec.suggested_tool,
                     "message": spec.message,
@@ -165,11 +178,11 @@ mod tests {
         assert_eq!(
             catalog_markdown(CATALOG),
             concat!(
-                "| code | class | owner | category | retryable | suggested tool | message template |\n",
-                "|---|---|---|---|---|---|---|\n",
-                "| `TABLE_MISSING` | `OBJECT_NOT_FOUND` | caller | `NotFound` | no | `list_tables` | table {name} \\| view does not exist |\n",
-                "| `IO` | `INTERNAL` | server | `Technical` | no | — | (Display) |\n",
-                "| — | *delegated* | — | — | — | — | variant `Script` delegates its envelope |\n",
+                "| code | class | owner | category | effect | retryable | suggested tool | message template |\n",
+                "|---|---|---|---|---|---|---|---|\n",
+                "| `TABLE_MISSING` | `OBJECT_NOT_FOUND` | caller | `NotFound` | nothing | no | `list_tables` | table {name} \\| view does not exist |\n",
+                "| `IO` | `INTERNAL` | server | `Technical` | unknown | no | — | (Display) |\n",
+                "| — | *delegated* | — | — | — | — | — | variant `Script` delegates its envelope |\n",
             )
         );
     }
@@ -192,19 +205,19 @@ mod tests {
             json!([
                 {
                     "name": "Missing", "code": "TABLE_MISSING", "class": "OBJECT_NOT_FOUND",
-                    "owner": "caller", "category": "NotFound", "retryable": false,
+                    "owner": "caller", "category": "NotFound", "effect": "nothing", "retryable": false,
                     "suggested_tool": "list_tables",
                     "message": "table {name} | view does not exist",
                     "next_steps": ["check {name}"], "help_url": null, "transparent": false
                 },
                 {
                     "name": "Io", "code": "IO", "class": "INTERNAL", "owner": "server",
-                    "category": "Technical", "retryable": false, "suggested_tool": null,
+                    "category": "Technical", "effect": "unknown", "retryable": false, "suggested_tool": null,
                     "message": null, "next_steps": [], "help_url": null, "transparent": false
                 },
                 {
                     "name": "Script", "code": null, "class": null, "owner": null,
-                    "category": null, "retryable": null, "suggested_tool": null,
+                    "category": null, "effect": null, "retryable": null, "suggested_tool": null,
                     "message": null, "next_steps": [], "help_url": null, "transparent": true
                 }
             ])

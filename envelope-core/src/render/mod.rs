@@ -1,13 +1,15 @@
-//! Renderers: the envelope and tool results in the shapes other parties read.
-//!
-//! Types own their own wire form (serde); these modules build the shapes of
-//! protocols around them: MCP's `CallToolResult`, provider tool messages,
-//! the prose form of `Display`, a type's error catalog as Markdown and
-//! JSON, and RFC 9457 problem details for HTTP APIs (feature `http`).
+//! Renderers: the envelope and tool results in the shapes other parties
+//! read. Types own their own wire form (serde); these modules build the
+//! shapes of protocols around them and know no trait: MCP's
+//! `CallToolResult` JSON, the providers' tool messages, the prose form of
+//! `Display`, a type's catalog as Markdown and JSON, and RFC 9457 problem
+//! details for HTTP APIs (feature `http`).
 
-pub mod catalog;
-pub mod mcp;
+mod catalog;
+pub(crate) mod mcp;
 #[cfg(feature = "http")]
 pub mod problem;
-pub mod provider;
-pub(crate) mod text;
+mod provider;
+mod text;
+
+pub use catalog::{catalog_json, catalog_markdown};

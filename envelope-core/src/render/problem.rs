@@ -257,17 +257,6 @@ const fn class_title(class: ErrorClass) -> &'static str {
     }
 }
 
-/// An envelope as an axum response (feature `axum`, axum 0.8): the
-/// [`http_response`], so a handler returns `Result<Json<T>,
-/// ErrorEnvelope>` with no glue. Derived types get the same impl through
-/// the facade.
-#[cfg(feature = "axum")]
-impl axum_core::response::IntoResponse for ErrorEnvelope {
-    fn into_response(self) -> axum_core::response::Response {
-        http_response(&self).map(axum_core::body::Body::from)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -302,7 +291,7 @@ mod tests {
     /// Every field of the envelope, set: a struct literal, so a new field
     /// fails to compile here until its member is decided.
     fn full(help_url: &str, correlation_id: &str) -> ErrorEnvelope {
-        ErrorEnvelope {
+        ErrorEnvelope(Box::new(crate::EnvelopeFields {
             is_error: true,
             error_class: ErrorClass::Timeout,
             message: String::from("deadline passed"),
@@ -325,7 +314,8 @@ mod tests {
                 received: Some("integer".into()),
                 suggestions: Vec::new(),
             }],
-        }
+            rule: crate::envelope::RetryInputs::default(),
+        }))
     }
 
     #[test]
@@ -456,7 +446,7 @@ mod tests {
         ];
         for &(ms, header) in cases {
             let mut envelope = ErrorEnvelope::new(ErrorClass::Busy, "busy");
-            envelope.retry_after_ms = ms;
+            envelope.fields_mut().retry_after_ms = ms;
             let response = http_response(&envelope);
             assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
             assert_eq!(

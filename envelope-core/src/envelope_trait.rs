@@ -9,6 +9,8 @@ use crate::catalog::VariantSpec;
 use crate::category::UserErrorCategory;
 use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
+#[cfg(feature = "http")]
+use crate::render::problem::ProblemDetails;
 use crate::tool_result::ToolResult;
 
 /// An error that can describe itself to an LLM agent.
@@ -28,7 +30,18 @@ use crate::tool_result::ToolResult;
 /// point at, [`catalog`](Envelope::catalog) included.
 ///
 /// Every JSON form is the serde serialization of the [`ErrorEnvelope`]
-/// that `to_envelope` returns.
+/// that `to_envelope` returns. The provided methods are the one path to
+/// each form, for every error type and for [`ErrorEnvelope`] itself:
+///
+/// | output | method |
+/// |---|---|
+/// | the envelope | [`to_envelope`](Envelope::to_envelope) / [`into_envelope`](Envelope::into_envelope) (or `ErrorEnvelope::from(error)` for a derived type) |
+/// | its JSON text | [`to_json_string`](Envelope::to_json_string) |
+/// | the LLM tool result | [`to_tool_result`](Envelope::to_tool_result), [`to_tool_result_text`](Envelope::to_tool_result_text); the provider shapes are methods of [`ToolResult`] |
+/// | the MCP `CallToolResult` JSON | [`to_mcp_result`](Envelope::to_mcp_result) |
+/// | rmcp's `CallToolResult` (feature `rmcp`) | `CallToolResult::from(error)` |
+/// | RFC 9457 problem details (feature `http`) | [`to_problem_details`](Envelope::to_problem_details); the HTTP response is `problem::http_response`, axum's `IntoResponse` (feature `axum`) |
+/// | the catalog | [`catalog`](Envelope::catalog), rendered by [`catalog_markdown`](crate::catalog_markdown) and [`catalog_json`](crate::catalog_json) |
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not implement `Envelope`",
     label = "not an `Envelope` error type",
@@ -63,46 +76,61 @@ pub trait Envelope {
         self.to_envelope()
     }
 
-    /// The envelope's compact JSON (see [`ErrorEnvelope::to_json_string`]).
+    /// The envelope's compact JSON, written by serde straight from the
+    /// envelope (no intermediate `Value`), keys in the order of the wire
+    /// table on [`ErrorEnvelope`]. Never panics: should serde ever fail,
+    /// the result is the fixed `INTERNAL` envelope of
+    /// [`ErrorEnvelope::to_json`].
     fn to_json_string(&self) -> String {
-        self.to_envelope().to_json_string()
+        self.to_envelope().json_string()
     }
 
-    /// The `ToolResult` for the tool call `tool_call_id`, with the envelope
-    /// JSON as content (see [`ToolResult::error`]).
+    /// The LLM tool result for the tool call `tool_call_id`, in the shape of
+    /// `multi-llm`'s `ToolResult`: `content` is the envelope's compact JSON,
+    /// `is_error` the envelope's flag, `error_category` its category (the
+    /// class's default when it has none).
     ///
     /// Takes the id as `&str`, not `impl Into<String>`, so the method can
     /// be called on a trait object.
     fn to_tool_result(&self, tool_call_id: &str) -> ToolResult {
-        ToolResult::error(tool_call_id, &self.to_envelope())
+        let envelope = self.to_envelope();
+        ToolResult::failure(tool_call_id, &envelope, envelope.json_string())
     }
 
-    /// The MCP `CallToolResult` JSON (see
-    /// [`crate::render::mcp::call_tool_result`]).
+    /// Like [`to_tool_result`](Envelope::to_tool_result), but `content` is
+    /// the envelope's text form (its `Display`), for models that follow
+    /// prose better than JSON.
+    fn to_tool_result_text(&self, tool_call_id: &str) -> ToolResult {
+        let envelope = self.to_envelope();
+        ToolResult::failure(tool_call_id, &envelope, envelope.to_string())
+    }
+
+    /// The MCP `tools/call` result for the failed call, as JSON:
+    ///
+    /// ```json
+    /// {"content":[{"type":"text","text":"<envelope JSON>"}],
+    ///  "structuredContent":{<envelope>},
+    ///  "isError":true,
+    ///  "resultType":"complete"}
+    /// ```
+    ///
+    /// The MCP specification (2025-06-18 and later) asks tools to report
+    /// failures the model can act on as results with `isError: true`
+    /// rather than as JSON-RPC errors, and to repeat structured content as
+    /// text for clients that only read `content`; both are done here.
+    /// `isError` is the envelope's own flag. The 2026-07-28 schema requires
+    /// `resultType` on every result (SEP-2322); a finished tool call is
+    /// `"complete"`.
     fn to_mcp_result(&self) -> Value {
         crate::render::mcp::call_tool_result(&self.to_envelope())
     }
 
     /// The RFC 9457 problem details of this error (feature `http`), for an
-    /// HTTP API's `application/problem+json` body (see
-    /// [`crate::render::problem::problem_details`]).
+    /// HTTP API's `application/problem+json` body: see
+    /// [`ProblemDetails`] for the members.
     #[cfg(feature = "http")]
-    fn to_problem_details(&self) -> crate::render::problem::ProblemDetails {
+    fn to_problem_details(&self) -> ProblemDetails {
         crate::render::problem::problem_details(&self.to_envelope())
-    }
-
-    /// The rmcp SDK's `CallToolResult` for this error (feature `rmcp`):
-    /// `is_error: Some(true)`, one text block with the envelope's compact
-    /// JSON and `structured_content` set to the envelope object, the same
-    /// shape as [`Envelope::to_mcp_result`].
-    ///
-    /// Return it (or `Err` of it) from a tool that declares no
-    /// `outputSchema`; a tool that declares one should leave the envelope out
-    /// of `structured_content`, which the derived rmcp conversions do (see
-    /// the README's section on rmcp).
-    #[cfg(feature = "rmcp")]
-    fn to_call_tool_result(&self) -> rmcp::model::CallToolResult {
-        crate::render::mcp::rmcp_call_tool_result(&self.to_envelope())
     }
 
     /// A static description of every variant this type can produce, in
@@ -145,11 +173,15 @@ impl Envelope for ErrorEnvelope {
 
     // The renderers borrow the envelope instead of cloning it.
     fn to_json_string(&self) -> String {
-        ErrorEnvelope::to_json_string(self)
+        self.json_string()
     }
 
     fn to_tool_result(&self, tool_call_id: &str) -> ToolResult {
-        ToolResult::error(tool_call_id, self)
+        ToolResult::failure(tool_call_id, self, self.json_string())
+    }
+
+    fn to_tool_result_text(&self, tool_call_id: &str) -> ToolResult {
+        ToolResult::failure(tool_call_id, self, self.to_string())
     }
 
     fn to_mcp_result(&self) -> Value {
@@ -157,13 +189,8 @@ impl Envelope for ErrorEnvelope {
     }
 
     #[cfg(feature = "http")]
-    fn to_problem_details(&self) -> crate::render::problem::ProblemDetails {
+    fn to_problem_details(&self) -> ProblemDetails {
         crate::render::problem::problem_details(self)
-    }
-
-    #[cfg(feature = "rmcp")]
-    fn to_call_tool_result(&self) -> rmcp::model::CallToolResult {
-        crate::render::mcp::rmcp_call_tool_result(self)
     }
 }
 
@@ -194,18 +221,17 @@ macro_rules! forward_by_ref {
             (**self).to_tool_result(tool_call_id)
         }
 
+        fn to_tool_result_text(&self, tool_call_id: &str) -> ToolResult {
+            (**self).to_tool_result_text(tool_call_id)
+        }
+
         fn to_mcp_result(&self) -> Value {
             (**self).to_mcp_result()
         }
 
         #[cfg(feature = "http")]
-        fn to_problem_details(&self) -> crate::render::problem::ProblemDetails {
+        fn to_problem_details(&self) -> ProblemDetails {
             (**self).to_problem_details()
-        }
-
-        #[cfg(feature = "rmcp")]
-        fn to_call_tool_result(&self) -> rmcp::model::CallToolResult {
-            (**self).to_call_tool_result()
         }
     };
 }
