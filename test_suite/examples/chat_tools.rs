@@ -12,6 +12,9 @@
 //! fixes it. The `error_category` of each failure comes from the derive
 //! (the class's default category, or the variant's `category`).
 //!
+//! At the end it prints the first failure in the shapes of the OpenAI
+//! (Chat Completions, Responses), Anthropic and Gemini APIs.
+//!
 //! Run it with `cargo run -p envelope-test-suite --example chat_tools`.
 
 use std::collections::BTreeSet;
@@ -299,4 +302,14 @@ fn main() {
         println!();
     }
     println!("model: {answer}");
+
+    // The same failure in the shape each provider's chat API takes back.
+    if let Some((call, failure)) = transcript.iter().find(|(_, result)| result.is_error) {
+        println!();
+        println!("the first failure as each provider's API takes it back:");
+        println!("openai chat:      {}", failure.to_openai_message());
+        println!("openai responses: {}", failure.to_openai_responses_item());
+        println!("anthropic:        {}", failure.to_anthropic_block());
+        println!("gemini:           {}", failure.to_gemini_part(&call.name));
+    }
 }

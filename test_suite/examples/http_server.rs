@@ -15,7 +15,7 @@
 //! |---|---|
 //! | `GET /tables` | `200`, every table name |
 //! | `GET /tables/{table}` | `200`, the columns; `404` `TABLE_NOT_FOUND` with near-miss names |
-//! | `GET /tables/{table}/row_count` | `200`; `429` `STATS_REFRESHING` with `Retry-After: 2` for `EMPLOYEES` |
+//! | `GET /tables/{table}/row_count` | `200`; `503` `STATS_REFRESHING` with `Retry-After: 2` for `EMPLOYEES` |
 //! | `POST /find_column` with `{"table", "column", "case"}` | `200`; `400` `INVALID_ARGUMENTS` naming the bad argument; `400` `SYNTAX_ERROR` for a body that is not JSON; `404` `TABLE_NOT_FOUND` / `COLUMN_NOT_FOUND` |
 //! | `GET /tables/{table}/export` | `502` `STORE_OFFLINE`: the export store is down in this demo; the body holds the class's generic message, not the store's host name |
 //!

@@ -140,11 +140,13 @@ pub mod ora {
         let mut envelope = ErrorEnvelope::new(class, message)
             .with_code(code)
             .with_ora_code(number);
-        envelope.suggested_tool = tool_for(class).map(str::to_owned);
+        if let Some(tool) = tool_for(class) {
+            envelope = envelope.with_suggested_tool(tool);
+        }
         if class == ErrorClass::ConnectionFailed {
             // The listener codes need a configuration fix, not another try:
             // say so, although the class is retryable in general.
-            envelope.retryable = false;
+            envelope = envelope.with_retryable(false);
         }
         envelope
     }

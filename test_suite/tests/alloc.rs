@@ -92,24 +92,25 @@ fn accessors_never_allocate() {
 }
 
 /// Allocations of `into_envelope` per variant, in `samples()` order: one
-/// per rendered string (message, static tool, help URL, each next step)
+/// for the envelope's box, one per rendered string (message, static tool,
+/// help URL, each next step)
 /// plus one for a non-empty `next_steps` vector (which holds the check step
 /// of a class whose call may have taken effect), plus one where `format!`'s
 /// capacity guess falls short and the string grows; moved fuzzy matches
 /// cost nothing. The hand-written `match` makes the same number.
 const INTO_ENVELOPE: [usize; 12] = [
-    4, // ObjectNotFound: message, tool, step, steps vector; fuzzy moved
-    2, // ColumnNotFound: message, tool; fuzzy moved
-    3, // Syntax: message, step, steps vector
-    5, // InvalidArgument: message (grows once), two steps, steps vector
-    1, // AlreadyExists: message from Display
-    3, // LeaseRequired: message, step, steps vector
-    2, // Login: message, tool
-    1, // Privilege: message
-    3, // Busy: generic message, step, steps vector
-    4, // Timeout: message, check step, step, steps vector
-    3, // Connection: generic message, check step, steps vector
-    4, // Internal: generic message, help URL, check step, steps vector
+    5, // ObjectNotFound: box, message, tool, step, steps vector; fuzzy moved
+    3, // ColumnNotFound: box, message, tool; fuzzy moved
+    4, // Syntax: box, message, step, steps vector
+    6, // InvalidArgument: box, message (grows once), two steps, steps vector
+    2, // AlreadyExists: box, message from Display
+    4, // LeaseRequired: box, message, step, steps vector
+    3, // Login: box, message, tool
+    2, // Privilege: box, message
+    4, // Busy: box, generic message, step, steps vector
+    5, // Timeout: box, message, check step, step, steps vector
+    4, // Connection: box, generic message, check step, steps vector
+    5, // Internal: box, generic message, help URL, check step, steps vector
 ];
 
 #[test]
@@ -144,7 +145,7 @@ fn into_envelope_reuses_the_moved_vec() {
     let buffer = candidates.as_ptr();
     let first = candidates[0].as_ptr();
     let (envelope, n) = allocations(|| error.into_envelope());
-    assert_eq!(n, 4);
+    assert_eq!(n, 5);
     assert_eq!(envelope.fuzzy_matches, ["EMPLOYEES", "EMPLOYEE"]);
     assert_eq!(envelope.fuzzy_matches.as_ptr(), buffer);
     assert_eq!(envelope.fuzzy_matches[0].as_ptr(), first);
@@ -153,21 +154,22 @@ fn into_envelope_reuses_the_moved_vec() {
 #[test]
 fn to_envelope_copies_each_string_once() {
     let error = object_not_found();
-    // message, tool, fuzzy vector and its two strings, step, steps vector
+    // box, message, tool, fuzzy vector and its two strings, step, steps
+    // vector
     let (envelope, n) = allocations(|| error.to_envelope());
-    assert_eq!(n, 7);
+    assert_eq!(n, 8);
     assert_eq!(envelope.fuzzy_matches.capacity(), 2);
     assert_eq!(envelope, error.hand_to_envelope());
 }
 
 /// A tool result is the envelope plus its JSON: no more allocations than
-/// the hand-written conversion followed by `ToolResult::error`.
+/// the hand-written conversion followed by its `to_tool_result`.
 #[test]
 fn tool_results_allocate_as_the_hand_written_path() {
     for error in samples() {
         let name = format!("{error:?}");
         let (hand, by_hand) =
-            allocations(|| ToolResult::error("call_42", &error.hand_to_envelope()));
+            allocations(|| error.hand_to_envelope().to_tool_result("call_42"));
         let (result, n) = allocations(|| error.to_tool_result("call_42"));
         assert_eq!(n, by_hand, "{name}");
         assert_eq!(result, hand, "{name}");
@@ -238,13 +240,14 @@ fn next_steps_are_sized_once() {
     ];
     for error in errors {
         let name = format!("{error:?}");
-        // message, steps vector, template, two copied steps, check step
+        // box, message, steps vector, template, two copied steps, check
+        // step
         let (envelope, n) = allocations(|| error.to_envelope());
-        assert_eq!(n, 6, "{name}");
+        assert_eq!(n, 7, "{name}");
         assert_eq!(envelope.next_steps, steps, "{name}");
         assert_eq!(envelope.next_steps.capacity(), 4, "{name}");
         let (envelope, n) = allocations(|| error.into_envelope());
-        assert_eq!(n, 6, "{name}");
+        assert_eq!(n, 7, "{name}");
         assert_eq!(envelope.next_steps, steps, "{name}");
     }
 }
@@ -288,15 +291,15 @@ fn into_envelope_moves_a_lone_steps_or_tool_field() {
     let steps = vec![String::from("list the tables")];
     let (buffer, first) = (steps.as_ptr(), steps[0].as_ptr());
     let (envelope, n) = allocations(|| OneMovedField::Steps { steps }.into_envelope());
-    // the message only
-    assert_eq!(n, 1);
+    // the box and the message only
+    assert_eq!(n, 2);
     assert_eq!(envelope.next_steps.as_ptr(), buffer);
     assert_eq!(envelope.next_steps[0].as_ptr(), first);
 
     let tool = String::from("list_tables");
     let text = tool.as_ptr();
     let (envelope, n) = allocations(|| OneMovedField::Tool { tool }.into_envelope());
-    assert_eq!(n, 1);
+    assert_eq!(n, 2);
     assert_eq!(
         envelope.suggested_tool.as_deref().map(str::as_ptr),
         Some(text)

@@ -68,7 +68,7 @@ fn expected_json() -> [(String, UserErrorCategory); 12] {
             U::WorkflowDependency,
         ),
         (
-            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"privilege CREATE TABLE is required","ora_code":1031,"code":"PRIVILEGE","category":"Validation"}"#.to_owned(),
+            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"privilege CREATE TABLE is required","ora_code":1031,"code":"PRIVILEGE","category":"WorkflowDependency"}"#.to_owned(),
             U::Validation,
         ),
         (

@@ -24,11 +24,11 @@ fn markdown_table_of_the_example_enum() {
     assert_eq!(
         catalog_markdown(CatalogError::catalog()),
         concat!(
-            "| code | class | owner | category | retryable | suggested tool | message template |\n",
-            "|---|---|---|---|---|---|---|\n",
-            "| `TABLE_NOT_FOUND` | `OBJECT_NOT_FOUND` | caller | `NotFound` | no | `list_tables` | table {table} does not exist |\n",
-            "| `COLUMN_NOT_FOUND` | `OBJECT_NOT_FOUND` | caller | `NotFound` | no | `describe_table` | table {table} has no column {column} |\n",
-            "| `STATS_REFRESHING` | `BUSY` | server | `Technical` | yes | — | statistics of {table} are being refreshed |\n",
+            "| code | class | owner | category | effect | retryable | suggested tool | message template |\n",
+            "|---|---|---|---|---|---|---|---|\n",
+            "| `TABLE_NOT_FOUND` | `OBJECT_NOT_FOUND` | caller | `NotFound` | nothing | no | `list_tables` | table {table} does not exist |\n",
+            "| `COLUMN_NOT_FOUND` | `OBJECT_NOT_FOUND` | caller | `NotFound` | nothing | no | `describe_table` | table {table} has no column {column} |\n",
+            "| `STATS_REFRESHING` | `BUSY` | server | `Technical` | nothing | yes | — | statistics of {table} are being refreshed |\n",
         )
     );
 }
@@ -44,6 +44,7 @@ fn json_array_of_the_example_enum() {
             "class": "OBJECT_NOT_FOUND",
             "owner": "caller",
             "category": "NotFound",
+            "effect": "nothing",
             "retryable": false,
             "suggested_tool": "list_tables",
             "message": "table {table} does not exist",
@@ -60,6 +61,7 @@ fn json_array_of_the_example_enum() {
             "class": "BUSY",
             "owner": "server",
             "category": "Technical",
+            "effect": "nothing",
             "retryable": true,
             "suggested_tool": null,
             "message": "statistics of {table} are being refreshed",

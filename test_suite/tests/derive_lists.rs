@@ -29,6 +29,7 @@ fn both(err: Lists<'_>) -> (Vec<String>, Vec<String>) {
     let owned = err.into_envelope();
     assert_eq!(by_ref, owned);
     assert_eq!(json, owned.to_json_string());
+    let owned = owned.into_fields();
     (owned.fuzzy_matches, owned.next_steps)
 }
 

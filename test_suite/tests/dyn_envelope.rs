@@ -274,10 +274,6 @@ struct NoReport;
 struct NoChart;
 
 /// Container defaults fill in what a delegated envelope lacks.
-#[allow(
-    clippy::large_enum_variant,
-    reason = "an `ErrorEnvelope` variant is the guide's common-currency pattern"
-)]
 #[derive(Debug, Envelope)]
 #[envelope(
     suggested_tools(ObjectNotFound = "list_reports"),

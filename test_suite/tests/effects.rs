@@ -247,6 +247,7 @@ fn correlation_ids_are_cleaned() {
         ErrorEnvelope::new(ErrorClass::Busy, "b")
             .with_correlation_id(value)
             .correlation_id
+            .clone()
     };
     assert_eq!(id(""), None);
     assert_eq!(id(" \t\n"), None);
@@ -278,7 +279,7 @@ fn effects_read_back_and_unknown_effects_are_unknown() {
     assert_eq!(env.effect, Effect::Unknown);
     let env =
         read(r#"{"error_class":"TIMEOUT","message":"m","effect":null,"correlation_id":null}"#);
-    assert_eq!((env.effect, env.correlation_id), (Effect::Nothing, None));
+    assert_eq!((env.effect, env.correlation_id.clone()), (Effect::Nothing, None));
     // `retryable: null` is what `new` would set: not retryable after an
     // unknown effect.
     let env =

@@ -200,15 +200,15 @@ async fn not_found() {
 async fn busy_has_retry_after() {
     let address = start().await;
     let answer = get_path(address, "/tables/EMPLOYEES/row_count").await;
-    assert_eq!(answer.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
     // 1500 ms, rounded up to whole seconds.
     assert_eq!(answer.headers, answer.problem_headers(Some("2")));
     assert_eq!(
         answer.json(),
         json!({
             "type": "about:blank",
-            "title": "Too Many Requests",
-            "status": 429,
+            "title": "Service Unavailable",
+            "status": 503,
             "detail": "statistics of EMPLOYEES are being refreshed",
             "error_class": "BUSY",
             "code": "STATS_REFRESHING",

@@ -149,7 +149,7 @@ fn tool_results_of_a_derived_type() {
         }
     );
     assert_eq!(
-        ToolResult::error_text("call_9", &missing().into_envelope()),
+        missing().into_envelope().to_tool_result_text("call_9"),
         ToolResult {
             tool_call_id: "call_9".into(),
             content: "OBJECT_NOT_FOUND (MISSING): no table EMPLOYES\n\

@@ -120,7 +120,7 @@ mod oracle {
     fn insufficient_privilege() {
         assert_json(
             || E::InsufficientPrivilege("ORA-01031: insufficient privileges".into()),
-            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"ORA-01031: insufficient privileges","code":"INSUFFICIENT_PRIVILEGE","category":"Validation"}"#,
+            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"ORA-01031: insufficient privileges","code":"INSUFFICIENT_PRIVILEGE","category":"WorkflowDependency"}"#,
         );
     }
 
@@ -197,8 +197,8 @@ mod oracle {
             r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"ORA-00942: table or view does not exist","ora_code":942,"suggested_tool":"oracle_schema_inspect","code":"OBJECT_NOT_FOUND","category":"NotFound"}"#,
             r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"ora-00942: table or view does not exist","ora_code":942,"suggested_tool":"oracle_schema_inspect","code":"OBJECT_NOT_FOUND","category":"NotFound"}"#,
             r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"ORA-04043: object HR.EMP does not exist","ora_code":4043,"suggested_tool":"oracle_schema_inspect","code":"OBJECT_NOT_FOUND","category":"NotFound"}"#,
-            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"ORA-01031: insufficient privileges","ora_code":1031,"code":"INSUFFICIENT_PRIVILEGE","category":"Validation"}"#,
-            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"ORA-28000: the account is locked","ora_code":28000,"code":"INSUFFICIENT_PRIVILEGE","category":"Validation"}"#,
+            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"ORA-01031: insufficient privileges","ora_code":1031,"code":"INSUFFICIENT_PRIVILEGE","category":"WorkflowDependency"}"#,
+            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"ORA-28000: the account is locked","ora_code":28000,"code":"INSUFFICIENT_PRIVILEGE","category":"WorkflowDependency"}"#,
             r#"{"isError":true,"error_class":"POLICY_DENIED","message":"ORA-01456: may not perform insert/delete/update operation inside a READ ONLY transaction","ora_code":1456,"code":"FORBIDDEN_STATEMENT","category":"Validation"}"#,
             r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"ORA-01008: not all variables bound","ora_code":1008,"code":"INVALID_ARGUMENTS","category":"Validation"}"#,
             r#"{"isError":true,"error_class":"TRANSIENT","message":"ORA-03113: end-of-file on communication channel","ora_code":3113,"next_steps":["the call may have taken effect: check its result before repeating it"],"code":"TRANSIENT","category":"Technical","effect":"unknown"}"#,
@@ -207,7 +207,7 @@ mod oracle {
             r#"{"isError":true,"error_class":"BUSY","message":"ORA-12519: TNS:no appropriate service handler found","ora_code":12519,"code":"BUSY","category":"Technical","retryable":true}"#,
             r#"{"isError":true,"error_class":"SYNTAX_ERROR","message":"ORA-00923: FROM keyword not found where expected","ora_code":923,"code":"SYNTAX_ERROR","category":"Validation"}"#,
             r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-00001: unique constraint (HR.EMP_PK) violated","ora_code":1,"next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
-            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"Error: ORA-01031: insufficient privileges","ora_code":1031,"code":"INSUFFICIENT_PRIVILEGE","category":"Validation"}"#,
+            r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"Error: ORA-01031: insufficient privileges","ora_code":1031,"code":"INSUFFICIENT_PRIVILEGE","category":"WorkflowDependency"}"#,
             r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"ORA-00942: table or view does not exist\nORA-06512: at line 1","ora_code":942,"suggested_tool":"oracle_schema_inspect","code":"OBJECT_NOT_FOUND","category":"NotFound"}"#,
             r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-06550: line 1, column 7:\nORA-00942: table or view does not exist","ora_code":6550,"next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
             r#"{"isError":true,"error_class":"INTERNAL","message":"ORA-: x","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"INTERNAL","category":"Technical","effect":"unknown"}"#,
@@ -907,7 +907,7 @@ mod code_mode_port {
                 })
             );
             let renderings = [
-                (error.to_envelope().message, message),
+                (error.to_envelope().message.clone(), message),
                 (error.to_envelope().to_json_string(), json),
                 (error.to_envelope().to_string(), text),
             ];
@@ -926,7 +926,7 @@ mod code_mode_port {
         }
         let messages: Vec<String> = code_mode::samples()
             .iter()
-            .map(|error| error.to_envelope().message)
+            .map(|error| error.to_envelope().message.clone())
             .collect();
         assert_eq!(
             messages,

@@ -7,7 +7,7 @@
 #![deny(warnings)]
 
 use envelope::args::Args;
-use envelope::{ErrorClass, ErrorEnvelope};
+use envelope::{Envelope, ErrorClass, ErrorEnvelope};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::{IntoCallToolResult, schema_for_input};
 use rmcp::handler::server::wrapper::Parameters;
@@ -122,7 +122,6 @@ fn input_schema_is_exactly_the_argument_types() {
 
 /// What rmcp does with a call's arguments: `serde_json::from_value` into
 /// the `Parameters<...>` type. It never fails for `Args`.
-#[allow(clippy::result_large_err)] // the envelope, as a tool returns it
 fn extract(arguments: Value) -> Result<TableArgs, ErrorEnvelope> {
     let Parameters(Args(args)) =
         serde_json::from_value::<Parameters<Args<TableArgs>>>(arguments).expect("never fails");

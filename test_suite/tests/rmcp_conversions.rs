@@ -157,7 +157,7 @@ fn question_mark_into_call_tool_result_carries_structured_content() {
         result.structured_content,
         Some(serde_json::from_str(MISSING_JSON).unwrap())
     );
-    assert_eq!(result, missing().to_call_tool_result());
+    assert_eq!(result, CallToolResult::from(missing()));
     assert_eq!(result, CallToolResult::from(ErrorEnvelope::from(missing())));
     assert_eq!(
         complete(structured_tool(false).into_call_tool_result()).is_error,
@@ -174,7 +174,14 @@ fn generic_and_lifetime_parameterized_types() {
     };
     let expected = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no 7 in users","code":"MISSING","category":"NotFound"}"#;
     assert_eq!(
-        err.to_call_tool_result().content[0].as_text().unwrap().text,
+        CallToolResult::from(Lookup::Missing {
+            key: 7_u8,
+            table: &table,
+        })
+        .content[0]
+        .as_text()
+        .unwrap()
+        .text,
         expected
     );
     assert_eq!(err.into_contents(), vec![ContentBlock::text(expected)]);

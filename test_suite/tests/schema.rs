@@ -163,7 +163,7 @@ fn tool_results_match_the_tool_result_schema() {
     }
     .to_tool_result("call_7");
     let success = ToolResult::success("call_8", "3 tables");
-    let text = ToolResult::error_text("call_9", &real_envelopes()[0]);
+    let text = real_envelopes()[0].to_tool_result_text("call_9");
     assert_eq!(
         serde_json::to_string(&success).unwrap(),
         r#"{"tool_call_id":"call_8","content":"3 tables","is_error":false,"error_category":null}"#

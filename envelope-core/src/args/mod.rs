@@ -58,10 +58,6 @@
 //! finds itself ("`days` must be from 1 to 14"), so every argument failure
 //! of a server reads alike.
 
-// Every entry point returns the envelope itself as its error, so `?` hands
-// it to the tool; it is large, and the error path is not a hot loop.
-#![allow(clippy::result_large_err)]
-
 mod from_serde;
 
 #[cfg(feature = "jsonschema")]

@@ -20,7 +20,7 @@ mod renamed_tests {
     #[test]
     fn renamed_crate_path() {
         assert_eq!(
-            agent_errors::Envelope::to_envelope(&Renamed(3)).to_json_string(),
+            agent_errors::Envelope::to_json_string(&Renamed(3)),
             r#"{"isError":true,"error_class":"CONFLICT","message":"stale 3","code":"RENAMED","category":"WorkflowDependency"}"#
         );
     }
