@@ -126,9 +126,16 @@ impl Recognizer {
 /// `serde_json` errors anywhere in its `source()` chain; everything else is
 /// `INTERNAL` with code [`UNCLASSIFIED`] and none of the chain's text.
 ///
-/// The same as `Recognizer::new().envelope(error)`; name your own derived
-/// types with [`Recognizer::with`] so they are found too. For an
-/// `anyhow::Error` pass `err.as_ref()` or `&*err`.
+/// The same as `Recognizer::new().envelope(error)`. For an `anyhow::Error`
+/// pass `err.as_ref()` or `&*err`.
+///
+/// **It cannot see a derived type.** A trait cannot be found through `dyn
+/// Error` without naming the type, so a `#[derive(Envelope)]` error passed
+/// here (or found in the chain) answers `INTERNAL` / [`UNCLASSIFIED`], not
+/// its own class. When you hold the derived error, call its
+/// [`to_envelope`](crate::Envelope::to_envelope); when it hides inside a
+/// `Box<dyn Error>` or an `anyhow::Error`, name it with
+/// [`Recognizer::with`].
 #[must_use]
 pub fn from_error(error: &(dyn Error + 'static)) -> ErrorEnvelope {
     Recognizer::new().envelope(error)

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::catalog::VariantSpec;
+use crate::variant_spec::VariantSpec;
 use crate::category::UserErrorCategory;
 use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;

@@ -7,7 +7,7 @@
 //! feature, and the examples here are written with its paths.
 //!
 //! The files run one way: the types (`class`, `category`, `effect`,
-//! `argument_error`, `envelope`, `tool_result`, `catalog`), then the
+//! `argument_error`, `envelope`, `tool_result`, `variant_spec`), then the
 //! renderers (`render/`), then the [`Envelope`] trait over them, the impls
 //! for std errors (`std_errors`), the readers (`chain`, `args`), the
 //! operator log (`log`, feature `tracing`), one module per integration
@@ -20,7 +20,7 @@
 
 pub mod args;
 mod argument_error;
-mod catalog;
+mod variant_spec;
 mod category;
 mod chain;
 mod class;
@@ -44,7 +44,7 @@ mod tool_result;
 pub mod __private;
 
 pub use crate::argument_error::{ArgumentError, ArgumentErrorKind};
-pub use crate::catalog::VariantSpec;
+pub use crate::variant_spec::VariantSpec;
 pub use crate::category::UserErrorCategory;
 pub use crate::chain::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
 pub use crate::class::{ErrorClass, Owner, ParseClassError};

@@ -18,7 +18,7 @@ pub use std::vec::Vec;
 pub use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use crate::catalog::VariantSpec;
+pub use crate::variant_spec::VariantSpec;
 pub use crate::category::UserErrorCategory;
 pub use crate::class::ErrorClass;
 pub use crate::envelope_trait::Envelope;
