@@ -15,6 +15,8 @@ pub(crate) enum Owner {
     Caller,
     /// The server, or something behind it, failed.
     Server,
+    /// A human must act outside the conversation.
+    User,
 }
 
 /// Every `ErrorClass` but `Unknown`, which only deserialization produces.
@@ -22,11 +24,13 @@ pub(crate) enum Owner {
 pub(crate) enum Class {
     InvalidArguments,
     SyntaxError,
+    RuntimeError,
     ObjectNotFound,
     AlreadyExists,
     PreconditionFailed,
     Conflict,
     Unauthenticated,
+    InteractionRequired,
     InsufficientPrivilege,
     PolicyDenied,
     Unsupported,
@@ -46,11 +50,13 @@ impl Named for Class {
     const ALL: &'static [Class] = &[
         Class::InvalidArguments,
         Class::SyntaxError,
+        Class::RuntimeError,
         Class::ObjectNotFound,
         Class::AlreadyExists,
         Class::PreconditionFailed,
         Class::Conflict,
         Class::Unauthenticated,
+        Class::InteractionRequired,
         Class::InsufficientPrivilege,
         Class::PolicyDenied,
         Class::Unsupported,
@@ -68,11 +74,13 @@ impl Named for Class {
         match self {
             Class::InvalidArguments => "InvalidArguments",
             Class::SyntaxError => "SyntaxError",
+            Class::RuntimeError => "RuntimeError",
             Class::ObjectNotFound => "ObjectNotFound",
             Class::AlreadyExists => "AlreadyExists",
             Class::PreconditionFailed => "PreconditionFailed",
             Class::Conflict => "Conflict",
             Class::Unauthenticated => "Unauthenticated",
+            Class::InteractionRequired => "InteractionRequired",
             Class::InsufficientPrivilege => "InsufficientPrivilege",
             Class::PolicyDenied => "PolicyDenied",
             Class::Unsupported => "Unsupported",
@@ -120,7 +128,21 @@ impl Class {
             | Class::Transient
             | Class::ConnectionFailed
             | Class::Internal => Owner::Server,
-            _ => Owner::Caller,
+            Class::InteractionRequired => Owner::User,
+            Class::InvalidArguments
+            | Class::SyntaxError
+            | Class::RuntimeError
+            | Class::ObjectNotFound
+            | Class::AlreadyExists
+            | Class::PreconditionFailed
+            | Class::Conflict
+            | Class::Unauthenticated
+            | Class::InsufficientPrivilege
+            | Class::PolicyDenied
+            | Class::Unsupported
+            | Class::RateLimited
+            | Class::QuotaExceeded
+            | Class::Cancelled => Owner::Caller,
         }
     }
 
@@ -131,15 +153,24 @@ impl Class {
         match self {
             Class::InvalidArguments
             | Class::SyntaxError
-            | Class::InsufficientPrivilege
+            | Class::RuntimeError
             | Class::PolicyDenied
             | Class::Unsupported => Category::Validation,
             Class::ObjectNotFound => Category::NotFound,
             Class::AlreadyExists => Category::Duplicate,
-            Class::PreconditionFailed | Class::Conflict | Class::Unauthenticated => {
-                Category::WorkflowDependency
-            }
-            _ => Category::Technical,
+            Class::PreconditionFailed
+            | Class::Conflict
+            | Class::Unauthenticated
+            | Class::InteractionRequired
+            | Class::InsufficientPrivilege => Category::WorkflowDependency,
+            Class::RateLimited
+            | Class::QuotaExceeded
+            | Class::Busy
+            | Class::Timeout
+            | Class::Transient
+            | Class::ConnectionFailed
+            | Class::Cancelled
+            | Class::Internal => Category::Technical,
         }
     }
 
@@ -148,12 +179,26 @@ impl Class {
     /// check `retryable = true` at compile time.
     pub fn default_effect(self) -> Effect {
         match self {
-            Class::Timeout
+            Class::RuntimeError
+            | Class::Timeout
             | Class::Transient
             | Class::ConnectionFailed
             | Class::Cancelled
             | Class::Internal => Effect::Unknown,
-            _ => Effect::Nothing,
+            Class::InvalidArguments
+            | Class::SyntaxError
+            | Class::ObjectNotFound
+            | Class::AlreadyExists
+            | Class::PreconditionFailed
+            | Class::Conflict
+            | Class::Unauthenticated
+            | Class::InteractionRequired
+            | Class::InsufficientPrivilege
+            | Class::PolicyDenied
+            | Class::Unsupported
+            | Class::RateLimited
+            | Class::QuotaExceeded
+            | Class::Busy => Effect::Nothing,
         }
     }
 
@@ -255,5 +300,30 @@ mod tests {
             Some(Class::PreconditionFailed)
         );
         assert_eq!(Class::for_category(Category::MissingContext), None);
+    }
+
+    /// The two classes of the class table review, where they belong.
+    #[test]
+    fn reviewed_classes() {
+        let runtime_error = Class::RuntimeError;
+        assert_eq!(runtime_error.owner(), Owner::Caller);
+        assert_eq!(runtime_error.default_category(), Category::Validation);
+        assert_eq!(runtime_error.default_effect(), Effect::Unknown);
+        let interaction = Class::InteractionRequired;
+        assert_eq!(interaction.owner(), Owner::User);
+        assert_eq!(interaction.default_category(), Category::WorkflowDependency);
+        assert_eq!(interaction.default_effect(), Effect::Nothing);
+        assert_eq!(
+            Class::InsufficientPrivilege.default_category(),
+            Category::WorkflowDependency
+        );
+        assert_eq!(Class::Busy.owner(), Owner::Server);
+        let names = Class::names();
+        let after = |a: &str, b: &str| {
+            let at = |n: &str| names.iter().position(|x| *x == n);
+            assert_eq!(at(a).map(|i| i + 1), at(b), "{b} right after {a}");
+        };
+        after("SyntaxError", "RuntimeError");
+        after("Unauthenticated", "InteractionRequired");
     }
 }
