@@ -14,23 +14,33 @@ use crate::category::UserErrorCategory;
 /// changing its call. A server-owned error is not the caller's fault, and the
 /// model should wait, retry or report it rather than rewrite its arguments.
 ///
-/// Wire form: `"caller"` or `"server"` (used by the catalog renderers).
+/// A user-owned error needs a person: neither a changed call nor a retry
+/// helps until someone signs in again, approves or grants something
+/// outside the conversation; the model should tell the user what to do.
+///
+/// Wire form: `"caller"`, `"server"` or `"user"` (used by the catalog
+/// renderers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Owner {
     /// The caller (the model, or whoever built the request) must change the call.
     Caller,
     /// The server, or something behind it, failed; the call itself was fine.
     Server,
+    /// A person must act outside the conversation (see
+    /// [`ErrorClass::InteractionRequired`]).
+    User,
 }
 
 impl Owner {
-    /// The wire name: `"caller"` or `"server"`.
+    /// The wire name: `"caller"`, `"server"` or `"user"`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
             Owner::Caller => "caller",
             Owner::Server => "server",
+            Owner::User => "user",
         }
     }
 }
@@ -56,17 +66,19 @@ impl fmt::Display for Owner {
 /// |---|---|---|---|---|
 /// | `InvalidArguments` | caller | no | `Validation` | 400 |
 /// | `SyntaxError` | caller | no | `Validation` | 400 |
+/// | `RuntimeError` | caller | no | `Validation` | 422 |
 /// | `ObjectNotFound` | caller | no | `NotFound` | 404 |
 /// | `AlreadyExists` | caller | no | `Duplicate` | 409 |
 /// | `PreconditionFailed` | caller | no | `WorkflowDependency` | 412 |
 /// | `Conflict` | caller | no | `WorkflowDependency` | 409 |
 /// | `Unauthenticated` | caller | no | `WorkflowDependency` | 401 |
-/// | `InsufficientPrivilege` | caller | no | `Validation` | 403 |
+/// | `InteractionRequired` | user | no | `WorkflowDependency` | 403 |
+/// | `InsufficientPrivilege` | caller | no | `WorkflowDependency` | 403 |
 /// | `PolicyDenied` | caller | no | `Validation` | 403 |
 /// | `Unsupported` | caller | no | `Validation` | 501 |
 /// | `RateLimited` | caller | yes | `Technical` | 429 |
 /// | `QuotaExceeded` | caller | no | `Technical` | 429 |
-/// | `Busy` | server | yes | `Technical` | 429 |
+/// | `Busy` | server | yes | `Technical` | 503 |
 /// | `Timeout` | server | yes | `Technical` | 504 |
 /// | `Transient` | server | yes | `Technical` | 503 |
 /// | `ConnectionFailed` | server | yes | `Technical` | 502 |
@@ -86,6 +98,17 @@ pub enum ErrorClass {
     InvalidArguments,
     /// A query or script the caller sent does not parse or compile.
     SyntaxError,
+    /// The caller's script or query parsed and ran, then failed on its own
+    /// terms: a thrown exception, a failed assertion, a division by zero, a
+    /// reference to a name the script never defined (pmcp-code-mode's
+    /// `ExecutionError::RuntimeError`). The caller fixes its code.
+    ///
+    /// Caller-owned, unlike [`ErrorClass::Internal`], because the code was
+    /// the caller's; distinct from [`ErrorClass::SyntaxError`] because it
+    /// ran, so its default effect is [`Effect::Unknown`](crate::Effect):
+    /// statements before the failing one may have taken effect. HTTP 422
+    /// (Unprocessable Content): well formed, but it cannot be carried out.
+    RuntimeError,
     /// A named object (table, file, user, city) does not exist or is not
     /// visible. Pair it with near-miss names and an inspection tool.
     ObjectNotFound,
@@ -97,9 +120,25 @@ pub enum ErrorClass {
     /// The state changed under the caller (a stale version, a context that
     /// moved on); it must re-read before trying again.
     Conflict,
-    /// Credentials are missing, expired or invalid.
+    /// Credentials are missing, expired or invalid, and the caller can
+    /// supply or renew them (call a login tool, pass a token). When only a
+    /// person can (an expired single sign-on session, a second factor), use
+    /// [`ErrorClass::InteractionRequired`].
     Unauthenticated,
+    /// A person must act outside the conversation before the call can
+    /// succeed: sign in again in a browser, approve a pending request,
+    /// grant a permission, accept terms. Neither a changed call nor a retry
+    /// helps; the model should tell the user what to do and stop.
+    ///
+    /// Its owner is [`Owner::User`]. The name is OpenID Connect's
+    /// `interaction_required` error. HTTP 403.
+    InteractionRequired,
     /// The caller is known but lacks the privilege for this operation.
+    ///
+    /// Its category is `WorkflowDependency`, not `Validation`: no argument
+    /// the model could change fixes it; a privilege must be granted first
+    /// (a person grants it: [`ErrorClass::InteractionRequired`] when the
+    /// model can do nothing until then).
     InsufficientPrivilege,
     /// A policy refused the request before it was sent anywhere.
     PolicyDenied,
@@ -108,6 +147,17 @@ pub enum ErrorClass {
     /// The caller exceeded a rate limit (requests or tokens per unit of
     /// time); the same call succeeds once the window allows it, so wait for
     /// the retry hint (`retry_after_ms`) and repeat it unchanged.
+    ///
+    /// Also the class for an upstream API's rate limit (an HTTP 429 with
+    /// `Retry-After` from the weather service behind the tool): the fix is
+    /// the same, wait and repeat. Choose among the four classes that look
+    /// alike by what lifts the refusal: a window that reopens after a wait
+    /// is `RateLimited`; a budget that does not refill within the
+    /// conversation (a daily allowance, credits) is
+    /// [`ErrorClass::QuotaExceeded`]; the server's own capacity (a lock, a
+    /// full pool), whatever the caller's rate, is [`ErrorClass::Busy`]; an
+    /// upstream failure that says nothing about rates (a 503 without
+    /// `Retry-After`) is [`ErrorClass::Transient`].
     ///
     /// Caller-owned because the caller sent too much, not because the server
     /// failed. gRPC and Google's AIP-193 report it as `RESOURCE_EXHAUSTED`
@@ -123,9 +173,15 @@ pub enum ErrorClass {
     /// [`ErrorClass::RateLimited`]; a known reset time may still go into
     /// `retry_after_ms`.
     QuotaExceeded,
-    /// The server is overloaded and admission control turned the call away;
-    /// retry later. A limit on what the caller may send is
-    /// [`ErrorClass::RateLimited`] or [`ErrorClass::QuotaExceeded`] instead.
+    /// The server is overloaded and admission control turned the call away
+    /// (lock contention, a full connection pool); retry later. A limit on
+    /// what the caller may send is [`ErrorClass::RateLimited`] or
+    /// [`ErrorClass::QuotaExceeded`] instead.
+    ///
+    /// HTTP 503 Service Unavailable, the status for a server that is
+    /// temporarily unable to handle the request (RFC 9110, 15.6.4); 429 is
+    /// left to the caller's own rate. Routine contention, so the operator
+    /// log records it at `WARN`, not `ERROR`.
     Busy,
     /// The operation ran past its deadline; it may succeed when retried.
     Timeout,
@@ -149,11 +205,13 @@ impl ErrorClass {
     pub const ALL: &'static [ErrorClass] = &[
         ErrorClass::InvalidArguments,
         ErrorClass::SyntaxError,
+        ErrorClass::RuntimeError,
         ErrorClass::ObjectNotFound,
         ErrorClass::AlreadyExists,
         ErrorClass::PreconditionFailed,
         ErrorClass::Conflict,
         ErrorClass::Unauthenticated,
+        ErrorClass::InteractionRequired,
         ErrorClass::InsufficientPrivilege,
         ErrorClass::PolicyDenied,
         ErrorClass::Unsupported,
@@ -174,11 +232,13 @@ impl ErrorClass {
         match self {
             ErrorClass::InvalidArguments => "INVALID_ARGUMENTS",
             ErrorClass::SyntaxError => "SYNTAX_ERROR",
+            ErrorClass::RuntimeError => "RUNTIME_ERROR",
             ErrorClass::ObjectNotFound => "OBJECT_NOT_FOUND",
             ErrorClass::AlreadyExists => "ALREADY_EXISTS",
             ErrorClass::PreconditionFailed => "PRECONDITION_FAILED",
             ErrorClass::Conflict => "CONFLICT",
             ErrorClass::Unauthenticated => "UNAUTHENTICATED",
+            ErrorClass::InteractionRequired => "INTERACTION_REQUIRED",
             ErrorClass::InsufficientPrivilege => "INSUFFICIENT_PRIVILEGE",
             ErrorClass::PolicyDenied => "POLICY_DENIED",
             ErrorClass::Unsupported => "UNSUPPORTED",
@@ -201,11 +261,13 @@ impl ErrorClass {
         match self {
             ErrorClass::InvalidArguments => "InvalidArguments",
             ErrorClass::SyntaxError => "SyntaxError",
+            ErrorClass::RuntimeError => "RuntimeError",
             ErrorClass::ObjectNotFound => "ObjectNotFound",
             ErrorClass::AlreadyExists => "AlreadyExists",
             ErrorClass::PreconditionFailed => "PreconditionFailed",
             ErrorClass::Conflict => "Conflict",
             ErrorClass::Unauthenticated => "Unauthenticated",
+            ErrorClass::InteractionRequired => "InteractionRequired",
             ErrorClass::InsufficientPrivilege => "InsufficientPrivilege",
             ErrorClass::PolicyDenied => "PolicyDenied",
             ErrorClass::Unsupported => "Unsupported",
@@ -227,6 +289,7 @@ impl ErrorClass {
         match self {
             ErrorClass::InvalidArguments
             | ErrorClass::SyntaxError
+            | ErrorClass::RuntimeError
             | ErrorClass::ObjectNotFound
             | ErrorClass::AlreadyExists
             | ErrorClass::PreconditionFailed
@@ -238,6 +301,7 @@ impl ErrorClass {
             | ErrorClass::RateLimited
             | ErrorClass::QuotaExceeded
             | ErrorClass::Cancelled => Owner::Caller,
+            ErrorClass::InteractionRequired => Owner::User,
             ErrorClass::Busy
             | ErrorClass::Timeout
             | ErrorClass::Transient
@@ -272,14 +336,16 @@ impl ErrorClass {
         match self {
             ErrorClass::InvalidArguments
             | ErrorClass::SyntaxError
-            | ErrorClass::InsufficientPrivilege
+            | ErrorClass::RuntimeError
             | ErrorClass::PolicyDenied
             | ErrorClass::Unsupported => UserErrorCategory::Validation,
             ErrorClass::ObjectNotFound => UserErrorCategory::NotFound,
             ErrorClass::AlreadyExists => UserErrorCategory::Duplicate,
-            ErrorClass::PreconditionFailed | ErrorClass::Conflict | ErrorClass::Unauthenticated => {
-                UserErrorCategory::WorkflowDependency
-            }
+            ErrorClass::PreconditionFailed
+            | ErrorClass::Conflict
+            | ErrorClass::Unauthenticated
+            | ErrorClass::InteractionRequired
+            | ErrorClass::InsufficientPrivilege => UserErrorCategory::WorkflowDependency,
             ErrorClass::RateLimited
             | ErrorClass::QuotaExceeded
             | ErrorClass::Busy
@@ -295,23 +361,28 @@ impl ErrorClass {
     /// The closest HTTP status code, for servers that also speak HTTP.
     ///
     /// `Cancelled` maps to 499, the de-facto "client closed request" status.
-    /// `RateLimited`, `QuotaExceeded` and `Busy` all map to 429, as gRPC's
-    /// `RESOURCE_EXHAUSTED` does.
+    /// `RateLimited` and `QuotaExceeded` map to 429 (the caller's own
+    /// limits, RFC 6585); `Busy` and `Transient` to 503 (the server cannot
+    /// serve now, RFC 9110); `RuntimeError` to 422 (well formed, but it
+    /// could not be carried out).
     #[must_use]
     pub const fn http_status(self) -> u16 {
         match self {
             ErrorClass::InvalidArguments | ErrorClass::SyntaxError => 400,
             ErrorClass::Unauthenticated => 401,
-            ErrorClass::InsufficientPrivilege | ErrorClass::PolicyDenied => 403,
+            ErrorClass::InsufficientPrivilege
+            | ErrorClass::InteractionRequired
+            | ErrorClass::PolicyDenied => 403,
             ErrorClass::ObjectNotFound => 404,
             ErrorClass::AlreadyExists | ErrorClass::Conflict => 409,
             ErrorClass::PreconditionFailed => 412,
-            ErrorClass::RateLimited | ErrorClass::QuotaExceeded | ErrorClass::Busy => 429,
+            ErrorClass::RuntimeError => 422,
+            ErrorClass::RateLimited | ErrorClass::QuotaExceeded => 429,
             ErrorClass::Cancelled => 499,
             ErrorClass::Internal | ErrorClass::Unknown => 500,
             ErrorClass::Unsupported => 501,
             ErrorClass::ConnectionFailed => 502,
-            ErrorClass::Transient => 503,
+            ErrorClass::Transient | ErrorClass::Busy => 503,
             ErrorClass::Timeout => 504,
         }
     }
@@ -381,11 +452,15 @@ impl ErrorClass {
         match self {
             ErrorClass::InvalidArguments => "the arguments are invalid",
             ErrorClass::SyntaxError => "the request does not parse",
+            ErrorClass::RuntimeError => "the script failed while it ran",
             ErrorClass::ObjectNotFound => "the requested object does not exist",
             ErrorClass::AlreadyExists => "the object already exists",
             ErrorClass::PreconditionFailed => "a required earlier step is missing",
             ErrorClass::Conflict => "the state changed; read it again before retrying",
             ErrorClass::Unauthenticated => "authentication is required",
+            ErrorClass::InteractionRequired => {
+                "a person must act before this call can succeed; tell the user"
+            }
             ErrorClass::InsufficientPrivilege => {
                 "the caller lacks the privilege for this operation"
             }
@@ -534,14 +609,18 @@ mod tests {
             }
         }
         // Every class's own status reads back as that class, except where
-        // several classes share one status (400, 403, 409, 429).
+        // several classes share one status (400, 403, 409, 429, 503), and
+        // 422, which upstream APIs answer for invalid input.
         for &class in ErrorClass::ALL {
             let back = ErrorClass::from_http_status(class.http_status());
             let expected = match class {
                 C::SyntaxError => C::InvalidArguments,
                 C::AlreadyExists => C::Conflict,
                 C::PolicyDenied => C::InsufficientPrivilege,
-                C::QuotaExceeded | C::Busy => C::RateLimited,
+                C::QuotaExceeded => C::RateLimited,
+                C::Busy => C::Transient,
+                C::RuntimeError => C::InvalidArguments,
+                C::InteractionRequired => C::InsufficientPrivilege,
                 C::Unknown => C::Internal,
                 other => other,
             };
@@ -552,11 +631,12 @@ mod tests {
     #[test]
     fn table_rows() {
         use ErrorClass as C;
-        use Owner::{Caller, Server};
+        use Owner::{Caller, Server, User};
         use UserErrorCategory as U;
         let rows: &[(ErrorClass, Owner, bool, UserErrorCategory, u16)] = &[
             (C::InvalidArguments, Caller, false, U::Validation, 400),
             (C::SyntaxError, Caller, false, U::Validation, 400),
+            (C::RuntimeError, Caller, false, U::Validation, 422),
             (C::ObjectNotFound, Caller, false, U::NotFound, 404),
             (C::AlreadyExists, Caller, false, U::Duplicate, 409),
             (
@@ -574,12 +654,25 @@ mod tests {
                 U::WorkflowDependency,
                 401,
             ),
-            (C::InsufficientPrivilege, Caller, false, U::Validation, 403),
+            (
+                C::InteractionRequired,
+                User,
+                false,
+                U::WorkflowDependency,
+                403,
+            ),
+            (
+                C::InsufficientPrivilege,
+                Caller,
+                false,
+                U::WorkflowDependency,
+                403,
+            ),
             (C::PolicyDenied, Caller, false, U::Validation, 403),
             (C::Unsupported, Caller, false, U::Validation, 501),
             (C::RateLimited, Caller, true, U::Technical, 429),
             (C::QuotaExceeded, Caller, false, U::Technical, 429),
-            (C::Busy, Server, true, U::Technical, 429),
+            (C::Busy, Server, true, U::Technical, 503),
             (C::Timeout, Server, true, U::Technical, 504),
             (C::Transient, Server, true, U::Technical, 503),
             (C::ConnectionFailed, Server, true, U::Technical, 502),

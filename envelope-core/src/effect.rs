@@ -94,13 +94,14 @@ impl core::fmt::Display for Effect {
 impl ErrorClass {
     /// What a failure of this class did, when nothing else is known: a
     /// deadline, a lost connection, a transient backend failure, a
-    /// cancellation or an internal fault may have struck mid-call
-    /// ([`Effect::Unknown`]); every other class refuses the call before it
-    /// changes anything ([`Effect::Nothing`]).
+    /// cancellation, an internal fault or a script that failed while it ran
+    /// may have struck mid-call ([`Effect::Unknown`]); every other class
+    /// refuses the call before it changes anything ([`Effect::Nothing`]).
     #[must_use]
     pub const fn default_effect(self) -> Effect {
         match self {
-            ErrorClass::Timeout
+            ErrorClass::RuntimeError
+            | ErrorClass::Timeout
             | ErrorClass::Transient
             | ErrorClass::ConnectionFailed
             | ErrorClass::Cancelled

@@ -3,7 +3,7 @@
 
 use std::error::Error;
 
-use crate::class::Owner;
+use crate::class::{ErrorClass, Owner};
 use crate::convert::Envelope;
 use crate::envelope::ErrorEnvelope;
 
@@ -13,14 +13,15 @@ pub const MAX_SOURCES: usize = 32;
 
 /// Logs `error` for the server's operator and returns its envelope for the
 /// model: one `tracing` event, at `ERROR` for a server-owned class (the
-/// server must act) and at `INFO` for a caller-owned one (the model will
-/// fix its call), with these fields:
+/// server must act) except `BUSY` (routine contention) at `WARN`, and at
+/// `INFO` for a caller- or user-owned one (the model will fix its call or
+/// tell the user), with these fields:
 ///
 /// | field | value |
 /// |---|---|
 /// | `error.class` | the class's wire name (`"TIMEOUT"`) |
 /// | `error.code` | the domain code, or empty |
-/// | `error.owner` | `"caller"` or `"server"` |
+/// | `error.owner` | `"caller"`, `"server"` or `"user"` |
 /// | `error.effect` | `"nothing"`, `"unknown"` or `"partial"` |
 /// | `error.retryable` | the envelope's `retryable` |
 /// | `error.correlation_id` | the envelope's id, or empty |
@@ -69,9 +70,10 @@ pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> Error
             )
         };
     }
-    match envelope.error_class.owner() {
-        Owner::Server => event!(tracing::Level::ERROR),
-        Owner::Caller => event!(tracing::Level::INFO),
+    match (envelope.error_class, envelope.error_class.owner()) {
+        (ErrorClass::Busy, _) => event!(tracing::Level::WARN),
+        (_, Owner::Server) => event!(tracing::Level::ERROR),
+        _ => event!(tracing::Level::INFO),
     }
     envelope
 }

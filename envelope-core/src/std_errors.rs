@@ -40,7 +40,7 @@ impl Row {
     const fn message(self) -> &'static str {
         match self.class.owner() {
             Owner::Server => self.class.generic_message(),
-            Owner::Caller => self.text,
+            _ => self.text,
         }
     }
 

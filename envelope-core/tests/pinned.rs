@@ -25,11 +25,13 @@ fn display_of_every_error_class() {
         [
             "INVALID_ARGUMENTS",
             "SYNTAX_ERROR",
+            "RUNTIME_ERROR",
             "OBJECT_NOT_FOUND",
             "ALREADY_EXISTS",
             "PRECONDITION_FAILED",
             "CONFLICT",
             "UNAUTHENTICATED",
+            "INTERACTION_REQUIRED",
             "INSUFFICIENT_PRIVILEGE",
             "POLICY_DENIED",
             "UNSUPPORTED",
@@ -53,6 +55,7 @@ fn display_of_every_error_class() {
 fn display_of_every_owner() {
     assert_eq!(Owner::Caller.to_string(), "caller");
     assert_eq!(Owner::Server.to_string(), "server");
+    assert_eq!(Owner::User.to_string(), "user");
     assert_eq!(
         format!("{}/{}", Owner::Caller, Owner::Server),
         "caller/server"
@@ -133,6 +136,7 @@ fn generic_message_of_every_class() {
     let rows: &[(ErrorClass, &str)] = &[
         (C::InvalidArguments, "the arguments are invalid"),
         (C::SyntaxError, "the request does not parse"),
+        (C::RuntimeError, "the script failed while it ran"),
         (C::ObjectNotFound, "the requested object does not exist"),
         (C::AlreadyExists, "the object already exists"),
         (C::PreconditionFailed, "a required earlier step is missing"),
@@ -141,6 +145,10 @@ fn generic_message_of_every_class() {
             "the state changed; read it again before retrying",
         ),
         (C::Unauthenticated, "authentication is required"),
+        (
+            C::InteractionRequired,
+            "a person must act before this call can succeed; tell the user",
+        ),
         (
             C::InsufficientPrivilege,
             "the caller lacks the privilege for this operation",
@@ -252,6 +260,12 @@ fn new_envelope_of_every_class() {
             refused("INVALID_ARGUMENTS", "Validation"),
         ),
         (C::SyntaxError, refused("SYNTAX_ERROR", "Validation")),
+        (
+            C::RuntimeError,
+            format!(
+                r#"{{"isError":true,"error_class":"RUNTIME_ERROR","message":"m","next_steps":["{CHECK_UNKNOWN}"],"category":"Validation","effect":"unknown"}}"#
+            ),
+        ),
         (C::ObjectNotFound, refused("OBJECT_NOT_FOUND", "NotFound")),
         (C::AlreadyExists, refused("ALREADY_EXISTS", "Duplicate")),
         (
@@ -264,8 +278,12 @@ fn new_envelope_of_every_class() {
             refused("UNAUTHENTICATED", "WorkflowDependency"),
         ),
         (
+            C::InteractionRequired,
+            refused("INTERACTION_REQUIRED", "WorkflowDependency"),
+        ),
+        (
             C::InsufficientPrivilege,
-            refused("INSUFFICIENT_PRIVILEGE", "Validation"),
+            refused("INSUFFICIENT_PRIVILEGE", "WorkflowDependency"),
         ),
         (C::PolicyDenied, refused("POLICY_DENIED", "Validation")),
         (C::Unsupported, refused("UNSUPPORTED", "Validation")),
@@ -608,12 +626,14 @@ fn effective_category_falls_back_to_the_class_default() {
     let rows: &[(ErrorClass, UserErrorCategory)] = &[
         (C::InvalidArguments, U::Validation),
         (C::SyntaxError, U::Validation),
+        (C::RuntimeError, U::Validation),
         (C::ObjectNotFound, U::NotFound),
         (C::AlreadyExists, U::Duplicate),
         (C::PreconditionFailed, U::WorkflowDependency),
         (C::Conflict, U::WorkflowDependency),
         (C::Unauthenticated, U::WorkflowDependency),
-        (C::InsufficientPrivilege, U::Validation),
+        (C::InteractionRequired, U::WorkflowDependency),
+        (C::InsufficientPrivilege, U::WorkflowDependency),
         (C::PolicyDenied, U::Validation),
         (C::Unsupported, U::Validation),
         (C::RateLimited, U::Technical),

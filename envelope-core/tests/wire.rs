@@ -59,11 +59,13 @@ fn every_class_wire_name() {
         [
             "\"INVALID_ARGUMENTS\"",
             "\"SYNTAX_ERROR\"",
+            "\"RUNTIME_ERROR\"",
             "\"OBJECT_NOT_FOUND\"",
             "\"ALREADY_EXISTS\"",
             "\"PRECONDITION_FAILED\"",
             "\"CONFLICT\"",
             "\"UNAUTHENTICATED\"",
+            "\"INTERACTION_REQUIRED\"",
             "\"INSUFFICIENT_PRIVILEGE\"",
             "\"POLICY_DENIED\"",
             "\"UNSUPPORTED\"",

@@ -182,6 +182,7 @@ fn main() {
         let owner = match error.error_class().owner() {
             Owner::Caller => "the caller must fix it",
             Owner::Server => "a server fault",
+            _ => "a person must act",
         };
         println!("{} ({owner})", error.code().unwrap_or("?"));
         println!("  log:   {error}");

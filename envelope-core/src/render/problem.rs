@@ -74,11 +74,13 @@ pub struct ProblemDetails {
     /// |---|---|
     /// | `InvalidArguments` | Invalid arguments |
     /// | `SyntaxError` | Syntax error |
+    /// | `RuntimeError` | Runtime error |
     /// | `ObjectNotFound` | Object not found |
     /// | `AlreadyExists` | Already exists |
     /// | `PreconditionFailed` | Precondition failed |
     /// | `Conflict` | Conflict |
     /// | `Unauthenticated` | Unauthenticated |
+    /// | `InteractionRequired` | Interaction required |
     /// | `InsufficientPrivilege` | Insufficient privilege |
     /// | `PolicyDenied` | Denied by policy |
     /// | `Unsupported` | Unsupported |
@@ -233,11 +235,13 @@ const fn class_title(class: ErrorClass) -> &'static str {
     match class {
         ErrorClass::InvalidArguments => "Invalid arguments",
         ErrorClass::SyntaxError => "Syntax error",
+        ErrorClass::RuntimeError => "Runtime error",
         ErrorClass::ObjectNotFound => "Object not found",
         ErrorClass::AlreadyExists => "Already exists",
         ErrorClass::PreconditionFailed => "Precondition failed",
         ErrorClass::Conflict => "Conflict",
         ErrorClass::Unauthenticated => "Unauthenticated",
+        ErrorClass::InteractionRequired => "Interaction required",
         ErrorClass::InsufficientPrivilege => "Insufficient privilege",
         ErrorClass::PolicyDenied => "Denied by policy",
         ErrorClass::Unsupported => "Unsupported",
@@ -407,7 +411,7 @@ mod tests {
                 .with_correlation_id("req-7f3a");
             let problem = problem_details(&envelope);
             assert_eq!(problem.problem_type, ABOUT_BLANK, "{url}");
-            assert_eq!(problem.title, "Too Many Requests", "{url}");
+            assert_eq!(problem.title, "Service Unavailable", "{url}");
             assert_eq!(problem.instance, None);
             assert_eq!(problem.extensions["help_url"], json!(url));
             assert_eq!(problem.extensions["correlation_id"], json!("req-7f3a"));
@@ -454,7 +458,7 @@ mod tests {
             let mut envelope = ErrorEnvelope::new(ErrorClass::Busy, "busy");
             envelope.retry_after_ms = ms;
             let response = http_response(&envelope);
-            assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
             assert_eq!(
                 response.headers()["content-type"],
                 "application/problem+json"
