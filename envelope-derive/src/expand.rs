@@ -76,6 +76,7 @@ fn impls(model: &Model) -> TokenStream {
     let to_envelope = to_envelope(&scope);
     let into_envelope = into_envelope(&scope);
     let catalog = catalog(&scope);
+    let from_impls = from_impls(&scope, &where_clause);
     quote! {
         #[automatically_derived]
         #[allow(deprecated)]
@@ -88,6 +89,20 @@ fn impls(model: &Model) -> TokenStream {
             #catalog
         }
 
+        #from_impls
+
+        #p::integrations! {
+            impl [#impl_generics] for [#ident #ty_generics] [#where_clause]
+        }
+    }
+}
+
+/// `From<T>` and `From<&T>` for `ErrorEnvelope`, through the trait.
+fn from_impls(scope: &Scope, where_clause: &TokenStream) -> TokenStream {
+    let p = &scope.p;
+    let ident = scope.input.ident;
+    let (impl_generics, ty_generics, _) = scope.input.generics.split_for_impl();
+    quote! {
         #[automatically_derived]
 
         #[allow(deprecated)]
@@ -106,10 +121,6 @@ fn impls(model: &Model) -> TokenStream {
             fn from(error: &#ident #ty_generics) -> Self {
                 <#ident #ty_generics as #p::Envelope>::to_envelope(error)
             }
-        }
-
-        #p::integrations! {
-            impl [#impl_generics] for [#ident #ty_generics] [#where_clause]
         }
     }
 }
@@ -449,110 +460,19 @@ fn category(p: &TokenStream, plain: &Plain) -> (TokenStream, Category) {
 /// setter per field the variant fills, with the fields it binds either
 /// borrowed (`to_envelope`) or moved (`into_envelope`); the helpers take
 /// both.
-///
-/// The templates and `detail`s, which borrow, are set before the list and
-/// tool fields, which may move.
 fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream {
     let class = class_path(p, plain);
     let (category, _) = category(p, plain);
     let code = &plain.code;
-    let roles = &plain.roles;
-    // `#p::helper(field)`, spanned at the field so a type error points there.
-    let field = |index: Option<usize>, helper: &str| {
-        index.map(|i| {
-            let field = &variant.fields[i];
-            let binding = &field.binding;
-            let helper = format_ident!("{}", helper);
-            quote_spanned!(field.ty.span()=> #p::#helper(#binding))
-        })
-    };
-    let string = |rendered: &Rendered| match template(variant, rendered) {
-        Template::Args(args) => quote!(#p::format!(#args)),
-        Template::Literal(text) => quote!(#p::text(#text)),
-    };
-
     let message = match &plain.message {
-        Message::Template(rendered) => string(rendered),
+        Message::Template(rendered) => text(p, variant, rendered),
         Message::Display => quote!(#p::display(self)),
         Message::Generic => quote!(#p::generic(#class)),
     };
-    let mut fields: Vec<(&str, TokenStream)> = Vec::new();
-    let templates: Vec<TokenStream> = plain.next_steps.iter().map(string).collect();
-    let steps = match (templates.is_empty(), roles.next_steps) {
-        (true, None) => None,
-        // Room for the check step only when the rule may add one.
-        (false, None) if !plain.retry.apply_rule => Some(quote!(#p::list([#(#templates),*]))),
-        (false, None) => Some(quote!(#p::steps([#(#templates),*], #p::NO_STEPS))),
-        (true, Some(index)) => field(Some(index), "list"),
-        (false, Some(index)) => {
-            let more = &variant.fields[index];
-            let binding = &more.binding;
-            Some(quote_spanned!(more.ty.span()=> #p::steps([#(#templates),*], #binding)))
-        }
-    };
-    fields.extend(steps.map(|steps| ("next_steps", steps)));
-    if !roles.details.is_empty() {
-        let details = roles.details.iter().map(|(key, index)| {
-            let field = &variant.fields[*index];
-            let binding = &field.binding;
-            let value = quote_spanned!(field.ty.span()=> #p::detail(&#binding));
-            quote!((#key, #value))
-        });
-        fields.push(("details", quote!(#p::details([#(#details),*]))));
-    }
-    let int = |value: String| LitInt::new(&value, Span::call_site());
-    let optional = [
-        (
-            "ora_code",
-            field(roles.ora_code, "ora_code"),
-            plain.ora_code.map(|code| {
-                let lit = int(format!("{code}i32"));
-                quote!(#lit)
-            }),
-        ),
-        (
-            "retry_after_ms",
-            field(roles.retry, "retry_ms"),
-            plain.retry_after_ms.map(|ms| {
-                let lit = int(format!("{ms}u64"));
-                quote!(#lit)
-            }),
-        ),
-        (
-            "help_url",
-            None,
-            plain.help_url.as_ref().map(|url| quote!(#url)),
-        ),
-        (
-            "suggested_tool",
-            field(roles.suggested_tool, "tool"),
-            plain.tool.as_ref().map(|tool| quote!(#tool)),
-        ),
-    ];
-    for (name, field, constant) in optional {
-        fields.extend(or_constant(p, field, constant).map(|value| (name, value)));
-    }
-    fields.extend(field(roles.fuzzy_matches, "list").map(|list| ("fuzzy_matches", list)));
-    if let Some(index) = roles.correlation_id {
-        // An `Option<...>` field takes the optional form; anything else is
-        // one `Display` value.
-        let helper = if roles.correlation_id_is_option {
-            "correlation_id_opt"
-        } else {
-            "correlation_id"
-        };
-        fields.extend(field(Some(index), helper).map(|id| ("correlation_id", id)));
-    }
-    if let Some(effect) = plain.retry.effect {
-        let effect = effect.ident();
-        fields.push(("effect", quote!(#p::Effect::#effect)));
-    }
-
-    // One setter call per field, in the order above (templates and
-    // details borrow before list and tool fields move); each setter is
-    // compiled once, in the runtime crate, so an arm stays small.
+    // One setter call per field; each setter is compiled once, in the
+    // runtime crate, so an arm stays small.
     let envelope = Ident::new("envelope", Span::mixed_site());
-    let sets = fields.into_iter().map(|(name, value)| {
+    let sets = setters(p, variant, plain).into_iter().map(|(name, value)| {
         let name = Ident::new(name, Span::call_site());
         quote!(#p::set::#name(&mut #envelope, #value);)
     });
@@ -571,6 +491,118 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         #settle
         #envelope
     })
+}
+
+/// The envelope fields a plain variant sets, by setter name, in order:
+/// the templates and `detail`s, which borrow, before the list and tool
+/// fields, which may move.
+fn setters(p: &TokenStream, variant: &Variant, plain: &Plain) -> Vec<(&'static str, TokenStream)> {
+    let roles = &plain.roles;
+    let mut fields: Vec<(&str, TokenStream)> = Vec::new();
+    fields.extend(next_steps(p, variant, plain).map(|steps| ("next_steps", steps)));
+    if !roles.details.is_empty() {
+        let details = roles.details.iter().map(|(key, index)| {
+            let field = &variant.fields[*index];
+            let binding = &field.binding;
+            let value = quote_spanned!(field.ty.span()=> #p::detail(&#binding));
+            quote!((#key, #value))
+        });
+        fields.push(("details", quote!(#p::details([#(#details),*]))));
+    }
+    let int = |value: String| LitInt::new(&value, Span::call_site());
+    let optional = [
+        (
+            "ora_code",
+            role(p, variant, roles.ora_code, "ora_code"),
+            plain.ora_code.map(|code| {
+                let lit = int(format!("{code}i32"));
+                quote!(#lit)
+            }),
+        ),
+        (
+            "retry_after_ms",
+            role(p, variant, roles.retry, "retry_ms"),
+            plain.retry_after_ms.map(|ms| {
+                let lit = int(format!("{ms}u64"));
+                quote!(#lit)
+            }),
+        ),
+        (
+            "help_url",
+            None,
+            plain.help_url.as_ref().map(|url| quote!(#url)),
+        ),
+        (
+            "suggested_tool",
+            role(p, variant, roles.suggested_tool, "tool"),
+            plain.tool.as_ref().map(|tool| quote!(#tool)),
+        ),
+    ];
+    for (name, field, constant) in optional {
+        fields.extend(or_constant(p, field, constant).map(|value| (name, value)));
+    }
+    fields
+        .extend(role(p, variant, roles.fuzzy_matches, "list").map(|list| ("fuzzy_matches", list)));
+    if let Some(index) = roles.correlation_id {
+        // An `Option<...>` field takes the optional form; anything else is
+        // one `Display` value.
+        let helper = if roles.correlation_id_is_option {
+            "correlation_id_opt"
+        } else {
+            "correlation_id"
+        };
+        fields.extend(role(p, variant, Some(index), helper).map(|id| ("correlation_id", id)));
+    }
+    if let Some(effect) = plain.retry.effect {
+        let effect = effect.ident();
+        fields.push(("effect", quote!(#p::Effect::#effect)));
+    }
+    fields
+}
+
+/// The `next_steps` value: the templates, the role field's list, or both.
+fn next_steps(p: &TokenStream, variant: &Variant, plain: &Plain) -> Option<TokenStream> {
+    let templates: Vec<TokenStream> = plain
+        .next_steps
+        .iter()
+        .map(|rendered| text(p, variant, rendered))
+        .collect();
+    match (templates.is_empty(), plain.roles.next_steps) {
+        (true, None) => None,
+        // Room for the check step only when the rule may add one.
+        (false, None) if !plain.retry.apply_rule => Some(quote!(#p::list([#(#templates),*]))),
+        (false, None) => Some(quote!(#p::steps([#(#templates),*], #p::NO_STEPS))),
+        (true, Some(index)) => role(p, variant, Some(index), "list"),
+        (false, Some(index)) => {
+            let more = &variant.fields[index];
+            let binding = &more.binding;
+            Some(quote_spanned!(more.ty.span()=> #p::steps([#(#templates),*], #binding)))
+        }
+    }
+}
+
+/// `#p::helper(field)` for the role field at `index`, spanned at the
+/// field so a type error points there.
+fn role(
+    p: &TokenStream,
+    variant: &Variant,
+    index: Option<usize>,
+    helper: &str,
+) -> Option<TokenStream> {
+    index.map(|i| {
+        let field = &variant.fields[i];
+        let binding = &field.binding;
+        let helper = format_ident!("{}", helper);
+        quote_spanned!(field.ty.span()=> #p::#helper(#binding))
+    })
+}
+
+/// A template's `String`: `format!` with its arguments, or the plain text.
+fn text(p: &TokenStream, variant: &Variant, rendered: &Rendered) -> TokenStream {
+    match template(variant, rendered) {
+        Template::Args(args) => quote!(#p::format!(#args)),
+        Template::Literal(text) => quote!(#p::text(#text)),
+    }
 }
 
 /// The one rule for a value fed by a role field and an attribute constant:
