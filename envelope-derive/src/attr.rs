@@ -6,8 +6,11 @@ use proc_macro2::{Span, TokenTree};
 use syn::parse::ParseStream;
 use syn::{Attribute, Ident, LitInt, LitStr, Path, Token};
 
+use crate::category::Category;
+use crate::class::Class;
 use crate::ctxt::Ctxt;
-use crate::names::{self, CATEGORIES, CLASSES};
+use crate::effect::Effect;
+use crate::names::{self, Named};
 
 /// Where an attribute list was written; decides which keys are valid.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -158,19 +161,19 @@ pub(crate) enum ToolAttr {
 #[derive(Default)]
 pub(crate) struct ItemAttrs {
     pub krate: Option<Path>,
-    pub class: Option<(Ident, &'static str)>,
-    pub category: Option<(Ident, &'static str)>,
+    pub class: Option<(Ident, Class)>,
+    pub category: Option<(Ident, Category)>,
     pub message: Option<LitStr>,
     pub next_steps: Vec<LitStr>,
     pub suggested_tool: Option<ToolAttr>,
-    pub suggested_tools: Vec<(Ident, &'static str, LitStr)>,
+    pub suggested_tools: Vec<(Ident, Class, LitStr)>,
     pub code: Option<LitStr>,
     pub code_prefix: Option<LitStr>,
     pub ora_code: Option<(i32, Span)>,
     pub retry_after_ms: Option<(u64, Span)>,
     pub help_url: Option<LitStr>,
-    /// `effect = nothing | unknown | partial`: the `Effect` variant name.
-    pub effect: Option<(Ident, &'static str)>,
+    /// `effect = nothing | unknown | partial`.
+    pub effect: Option<(Ident, Effect)>,
     pub idempotent: Option<Span>,
     pub retryable: Option<(bool, Span)>,
     pub transparent: Option<Span>,
@@ -306,8 +309,8 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                         )
                     })?);
                 }
-                Key::Class => out.class = name_value(cx, meta, "class", CLASSES)?,
-                Key::Category => out.category = name_value(cx, meta, "category", CATEGORIES)?,
+                Key::Class => out.class = name_value(cx, meta)?,
+                Key::Category => out.category = name_value(cx, meta)?,
                 Key::Message => out.message = Some(string_value(meta, "message = \"...\"")?),
                 Key::NextStep => out
                     .next_steps
@@ -358,10 +361,12 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                                 "expected a class name such as `ObjectNotFound`",
                             ));
                         };
-                        let class_str = class.to_string();
-                        let Some(known) = CLASSES.iter().find(|c| **c == class_str) else {
-                            cx.push(unknown_tools_class(class));
-                            return skip_value(&inner.input);
+                        let known = match Class::from_tools_key(class) {
+                            Ok(known) => known,
+                            Err(err) => {
+                                cx.push(err);
+                                return skip_value(&inner.input);
+                            }
                         };
                         if out.suggested_tools.iter().any(|(c, ..)| c == class) {
                             cx.push(syn::Error::new(
@@ -620,13 +625,16 @@ where
     ))
 }
 
-fn name_value(
+/// `class = Busy` or `category = NotFound`: a name of `T` (or a path to
+/// it, `ErrorClass::Busy`), reported and skipped when no variant has it.
+fn name_value<T: Named>(
     cx: &Ctxt,
     meta: &syn::meta::ParseNestedMeta,
-    key: &str,
-    known: &'static [&'static str],
-) -> syn::Result<Option<(Ident, &'static str)>> {
-    let example = format!("{key} = {}", known[0]);
+) -> syn::Result<Option<(Ident, T)>> {
+    let key = T::KEY;
+    let known = T::names();
+    let first = known.first().copied().unwrap_or_default();
+    let example = format!("{key} = {first}");
     let (_, value) = key_value(meta, &example)?;
     if value.peek(LitStr) {
         let lit: LitStr = value.parse()?;
@@ -634,7 +642,7 @@ fn name_value(
             lit.span(),
             format!(
                 "expected a {key} name, found a string: write `{key} = {}` without quotes",
-                names::sanitize(&lit.value(), known, known[0])
+                names::sanitize(&lit.value(), &known, first)
             ),
         ));
     }
@@ -656,11 +664,7 @@ fn name_value(
     };
     // `Busy`, or a path to the enum's variant (`ErrorClass::Busy`); not
     // generic arguments or some other path that happens to end in a name.
-    let owner = if key == "class" {
-        "ErrorClass"
-    } else {
-        "UserErrorCategory"
-    };
+    let owner = T::ENUM;
     let plain_path = path.segments.iter().all(|s| s.arguments.is_none())
         && (path.segments.len() == 1
             || path
@@ -677,8 +681,8 @@ fn name_value(
                 .segments
                 .last()
                 .map(|last| names::unraw(&last.ident))
-                .and_then(|name| known.iter().find(|k| **k == name))
-                .unwrap_or(&known[0]);
+                .and_then(|name| T::from_name(&name))
+                .map_or(first, Named::name);
             return Err(syn::Error::new_spanned(
                 &path,
                 format!("expected a {key} name: write `{key} = {name}` (or `{owner}::{name}`)"),
@@ -686,26 +690,21 @@ fn name_value(
         }
     };
     let ident = last.ident.clone();
-    let text = names::unraw(&ident);
-    match known.iter().find(|k| **k == text) {
-        Some(found) => Ok(Some((ident, found))),
-        None => {
-            cx.push(unknown_name(&ident, key, known));
+    match T::from_ident(&ident) {
+        Ok(found) => Ok(Some((ident, found))),
+        Err(err) => {
+            cx.push(err);
             Ok(None)
         }
     }
 }
 
-/// `effect = nothing | unknown | partial`, as the `Effect` variant name.
+/// `effect = nothing | unknown | partial`, reported and skipped when
+/// unknown.
 fn effect_value(
     cx: &Ctxt,
     meta: &syn::meta::ParseNestedMeta,
-) -> syn::Result<Option<(Ident, &'static str)>> {
-    const EFFECTS: &[(&str, &str)] = &[
-        ("nothing", "Nothing"),
-        ("unknown", "Unknown"),
-        ("partial", "Partial"),
-    ];
+) -> syn::Result<Option<(Ident, Effect)>> {
     let (_, value) = key_value(meta, "effect = unknown")?;
     let ident: Ident = value.parse().map_err(|err| {
         syn::Error::new(
@@ -713,12 +712,10 @@ fn effect_value(
             "expected `nothing`, `unknown` or `partial`: write `effect = unknown`",
         )
     })?;
-    let text = names::unraw(&ident).to_lowercase();
-    match EFFECTS.iter().find(|(name, _)| *name == text) {
-        Some((_, variant)) => Ok(Some((ident, variant))),
-        None => {
-            let known: Vec<&str> = EFFECTS.iter().map(|(name, _)| *name).collect();
-            cx.push(unknown_name(&ident, "effect", &known));
+    match Effect::from_ident(&ident) {
+        Ok(effect) => Ok(Some((ident, effect))),
+        Err(err) => {
+            cx.push(err);
             Ok(None)
         }
     }
@@ -752,50 +749,6 @@ fn skip_value(input: &ParseStream) -> syn::Result<()> {
         input.parse::<TokenTree>()?;
     }
     Ok(())
-}
-
-fn unknown_name(ident: &Ident, key: &str, known: &[&str]) -> syn::Error {
-    let text = ident.to_string();
-    let mut message = format!("unknown {key} `{text}`");
-    if key == "class" && CATEGORIES.contains(&text.as_str()) {
-        message.push_str(&match names::class_for_category(&text) {
-            Some(class) => format!(
-                "; `{text}` is a category, not a class: write `class = {class}` (whose default category it is), or keep another class and add `category = {text}`"
-            ),
-            None => format!(
-                "; `{text}` is a category, not a class: pick a class such as `class = InvalidArguments` and add `category = {text}`"
-            ),
-        });
-    } else if let Some(best) = names::closest(&text, known) {
-        message.push_str(&format!("; did you mean `{best}`?"));
-    } else {
-        message.push_str(&format!("; expected one of: {}", known.join(", ")));
-    }
-    syn::Error::new(ident.span(), message)
-}
-
-/// An unknown class in `suggested_tools(Class = "tool")`, where only a
-/// class can go: a category name points at the class it is the default of.
-fn unknown_tools_class(ident: &Ident) -> syn::Error {
-    let text = ident.to_string();
-    let hint = if CATEGORIES.contains(&text.as_str()) {
-        match names::class_for_category(&text) {
-            Some(class) => format!(
-                "`{text}` is a category, and `suggested_tools` takes classes: write `{class} = \"...\"` (the class whose default category is `{text}`)"
-            ),
-            None => format!(
-                "`{text}` is a category, and `suggested_tools` takes classes, such as `InvalidArguments = \"...\"`"
-            ),
-        }
-    } else if let Some(best) = names::closest(&text, CLASSES) {
-        format!("did you mean `{best}`?")
-    } else {
-        format!("expected one of: {}", CLASSES.join(", "))
-    };
-    syn::Error::new(
-        ident.span(),
-        format!("unknown class `{text}` in `suggested_tools`; {hint}"),
-    )
 }
 
 fn unknown_item_key(key: &str, span: Span, place: Place) -> syn::Error {

@@ -19,9 +19,10 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, Ident, LitInt, LitStr};
 
 use crate::ast::{Input, Shape, Variant};
+use crate::category::Category;
 use crate::ctxt::Ctxt;
 use crate::fmt::{FieldRef, Piece};
-use crate::names::{self, unraw};
+use crate::names::{Named, unraw};
 use crate::valid::{self, Kind, Message, Model, Plain, Rendered};
 
 /// Expands `#[derive(Envelope)]` for `input`: the `Envelope` impl and the two
@@ -44,184 +45,64 @@ struct Arm<'v, 'a> {
     merge: Option<&'static str>,
 }
 
+/// What every generator of one derive shares.
+struct Scope<'m, 'a> {
+    model: &'m Model<'a>,
+    input: &'m Input<'a>,
+    /// `<krate>::__private`, as signatures name it.
+    p: TokenStream,
+    /// The support module's local alias, as bodies name it.
+    q: TokenStream,
+    /// The `use` that declares the alias, at the top of each body.
+    use_alias: TokenStream,
+    /// Each variant with its validated kind.
+    pairs: Vec<(&'m Variant<'a>, &'m Kind)>,
+}
+
+/// The `Envelope` impl, one generator per method, then the two `From`
+/// impls and the integrations.
 fn impls(model: &Model) -> TokenStream {
+    let scope = Scope::new(model);
+    let p = &scope.p;
     let input = model.input;
-    let krate = &model.krate;
-    let p = quote!(#krate::__private);
-    // Inside the generated bodies, the support module goes by a short
-    // local alias: a 1000-variant enum repeats it tens of thousands of
-    // times, and every token costs the user's compile time. (The alias is
-    // declared in each body, so no user item can take its place.)
-    let alias = Ident::new("__envelope", Span::mixed_site());
-    let use_alias = quote!(use #krate::__private as #alias;);
-    let q = quote!(#alias);
     let ident = input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
-    let where_clause = model.bounds.where_clause(krate, ident, input.generics);
-    let pairs: Vec<(&Variant, &Kind)> = input.variants().iter().zip(&model.variants).collect();
-
-    // Accessors: a constant per plain variant, arms of equal constants
-    // merged; delegating variants ask the error they wrap.
-    let accessor =
-        |method: &str, constant: &dyn Fn(&Plain) -> (TokenStream, Option<&'static str>)| {
-            let method = format_ident!("{}", method);
-            let arms = pairs.iter().map(|&(variant, kind)| match kind {
-                Kind::Plain(plain) => {
-                    let (body, merge) = constant(plain);
-                    Arm {
-                        variant,
-                        pattern: pattern(input, variant, &[]),
-                        body,
-                        merge,
-                    }
-                }
-                Kind::Transparent(i) => delegate(&q, input, variant, *i, &method),
-                Kind::With(i, path) => {
-                    let (pattern, built) = with(input, variant, *i, path);
-                    let body = quote!(<#q::ErrorEnvelope as #q::Envelope>::#method(&#built));
-                    Arm {
-                        variant,
-                        pattern,
-                        body,
-                        merge: None,
-                    }
-                }
-            });
-            matched(quote!(self), &use_alias, arms)
-        };
-    let error_class = accessor("error_class", &|plain| {
-        (class_path(&q, plain), Some(plain.class))
-    });
-    // The trait's provided `user_category` is the class's default
-    // category: only a type with a `category` attribute or a delegating
-    // variant needs its own.
-    let defaults_only = !pairs.is_empty()
-        && model
-            .variants
-            .iter()
-            .all(|kind| matches!(kind, Kind::Plain(plain) if plain.category.is_none()));
-    let user_category = (!defaults_only).then(|| {
-        let arms = accessor("user_category", &|plain| {
-            let (path, name) = category(&q, plain);
-            (path, Some(name))
-        });
-        quote! {
-            #[inline]
-            fn user_category(&self) -> #p::UserErrorCategory {
-                #arms
-            }
-        }
-    });
-    let code = accessor("code", &|plain| {
-        let code = &plain.code;
-        (quote!(#q::Some(#code)), None)
-    });
-
-    let to_envelope = matched(
-        quote!(self),
-        &use_alias,
-        pairs.iter().map(|&(variant, kind)| match kind {
-            Kind::Plain(plain) => Arm {
-                variant,
-                pattern: pattern(input, variant, &plain.bound),
-                body: conversion(&q, variant, plain),
-                merge: None,
-            },
-            Kind::Transparent(i) => filled(
-                &q,
-                model,
-                delegate(&q, input, variant, *i, &format_ident!("to_envelope")),
-            ),
-            Kind::With(i, path) => {
-                let (pattern, body) = with(input, variant, *i, path);
-                filled(
-                    &q,
-                    model,
-                    Arm {
-                        variant,
-                        pattern,
-                        body,
-                        merge: None,
-                    },
-                )
-            }
-        }),
-    );
-    // `into_envelope` differs from the provided method only where a field
-    // can move: plain variants with a list or tool field, and wrapped
-    // errors. Every other variant borrows, in one merged arm.
-    let into_envelope = pairs
-        .iter()
-        .any(|(_, kind)| match kind {
-            Kind::Plain(plain) => plain.moves(),
-            Kind::Transparent(_) => true,
-            Kind::With(..) => false,
-        })
-        .then(|| {
-            let arms = matched(
-                quote!(self),
-                &use_alias,
-                pairs.iter().map(|&(variant, kind)| match kind {
-                    Kind::Plain(plain) if plain.moves() => Arm {
-                        variant,
-                        pattern: pattern(input, variant, &plain.bound),
-                        body: conversion(&q, variant, plain),
-                        merge: None,
-                    },
-                    Kind::Transparent(i) => filled(
-                        &q,
-                        model,
-                        delegate(&q, input, variant, *i, &format_ident!("into_envelope")),
-                    ),
-                    Kind::Plain(_) | Kind::With(..) => Arm {
-                        variant,
-                        pattern: pattern(input, variant, &[]),
-                        body: quote!(<Self as #q::Envelope>::to_envelope(&self)),
-                        merge: Some("to_envelope"),
-                    },
-                }),
-            );
-            quote! {
-                fn into_envelope(self) -> #p::ErrorEnvelope {
-                    #arms
-                }
-            }
-        });
-    let specs = pairs.iter().map(|(variant, kind)| spec(&q, variant, kind));
-    let catalog_alias = (!pairs.is_empty()).then_some(&use_alias);
-    let cfgs = pairs.iter().map(|(variant, _)| &variant.cfgs);
-
+    let where_clause = model
+        .bounds
+        .where_clause(&model.krate, ident, input.generics);
+    let error_class = error_class(&scope);
+    let user_category = user_category(&scope);
+    let code = code(&scope);
+    let to_envelope = to_envelope(&scope);
+    let into_envelope = into_envelope(&scope);
+    let catalog = catalog(&scope);
+    let from_impls = from_impls(&scope, &where_clause);
     quote! {
         #[automatically_derived]
         #[allow(deprecated)]
         impl #impl_generics #p::Envelope for #ident #ty_generics #where_clause {
-            #[inline]
-            fn error_class(&self) -> #p::ErrorClass {
-                #error_class
-            }
-
+            #error_class
             #user_category
-
-            #[inline]
-            fn code(&self) -> #p::Option<&'static str> {
-                #code
-            }
-
-            fn to_envelope(&self) -> #p::ErrorEnvelope {
-                #to_envelope
-            }
-
+            #code
+            #to_envelope
             #into_envelope
-
-            fn catalog() -> &'static [#p::VariantSpec] {
-                const CATALOG: &[#p::VariantSpec] = {
-                    #catalog_alias
-                    &[#(#(#cfgs)* #specs,)*]
-                };
-                CATALOG
-            }
+            #catalog
         }
 
+        #from_impls
+
+        #p::integrations! {
+            impl [#impl_generics] for [#ident #ty_generics] [#where_clause]
+        }
+    }
+}
+
+/// `From<T>` and `From<&T>` for `ErrorEnvelope`, through the trait.
+fn from_impls(scope: &Scope, where_clause: &TokenStream) -> TokenStream {
+    let p = &scope.p;
+    let ident = scope.input.ident;
+    let (impl_generics, ty_generics, _) = scope.input.generics.split_for_impl();
+    quote! {
         #[automatically_derived]
 
         #[allow(deprecated)]
@@ -241,9 +122,210 @@ fn impls(model: &Model) -> TokenStream {
                 <#ident #ty_generics as #p::Envelope>::to_envelope(error)
             }
         }
+    }
+}
 
-        #p::integrations! {
-            impl [#impl_generics] for [#ident #ty_generics] [#where_clause]
+impl<'m, 'a> Scope<'m, 'a> {
+    fn new(model: &'m Model<'a>) -> Self {
+        let input = model.input;
+        let krate = &model.krate;
+        // Inside the generated bodies, the support module goes by a short
+        // local alias: a 1000-variant enum repeats it tens of thousands of
+        // times, and every token costs the user's compile time. (The alias
+        // is declared in each body, so no user item can take its place.)
+        let alias = Ident::new("__envelope", Span::mixed_site());
+        Scope {
+            model,
+            input,
+            p: quote!(#krate::__private),
+            q: quote!(#alias),
+            use_alias: quote!(use #krate::__private as #alias;),
+            pairs: input.variants().iter().zip(&model.variants).collect(),
+        }
+    }
+
+    /// The body of an accessor: a constant per plain variant, arms of
+    /// equal constants merged; delegating variants ask the error they wrap.
+    fn accessor(
+        &self,
+        method: &str,
+        constant: impl Fn(&Plain) -> (TokenStream, Option<&'static str>),
+    ) -> TokenStream {
+        let (q, input) = (&self.q, self.input);
+        let method = format_ident!("{}", method);
+        let arms = self.pairs.iter().map(|&(variant, kind)| match kind {
+            Kind::Plain(plain) => {
+                let (body, merge) = constant(plain);
+                Arm {
+                    variant,
+                    pattern: pattern(input, variant, &[]),
+                    body,
+                    merge,
+                }
+            }
+            Kind::Transparent(i) => delegate(q, input, variant, *i, &method),
+            Kind::With(i, path) => {
+                let (pattern, built) = with(input, variant, *i, path);
+                let body = quote!(<#q::ErrorEnvelope as #q::Envelope>::#method(&#built));
+                Arm {
+                    variant,
+                    pattern,
+                    body,
+                    merge: None,
+                }
+            }
+        });
+        matched(quote!(self), &self.use_alias, arms)
+    }
+
+    /// A delegating arm that calls `method` on the wrapped error, with the
+    /// container defaults it lacks filled in.
+    fn transparent(&self, variant: &'m Variant<'a>, index: usize, method: &str) -> Arm<'m, 'a> {
+        let method = format_ident!("{}", method);
+        let arm = delegate(&self.q, self.input, variant, index, &method);
+        filled(&self.q, self.model, arm)
+    }
+
+    /// The conversion arm of a plain variant.
+    fn convert(&self, variant: &'m Variant<'a>, plain: &Plain) -> Arm<'m, 'a> {
+        Arm {
+            variant,
+            pattern: pattern(self.input, variant, &plain.bound),
+            body: conversion(&self.q, variant, plain),
+            merge: None,
+        }
+    }
+}
+
+/// `error_class`: the class per plain variant, variants of one class in
+/// one arm.
+fn error_class(scope: &Scope) -> TokenStream {
+    let p = &scope.p;
+    let arms = scope.accessor("error_class", |plain| {
+        (class_path(&scope.q, plain), Some(plain.class.name()))
+    });
+    quote! {
+        #[inline]
+        fn error_class(&self) -> #p::ErrorClass {
+            #arms
+        }
+    }
+}
+
+/// The trait's provided `user_category` is the class's default
+/// category: only a type with a `category` attribute or a delegating
+/// variant needs its own.
+fn user_category(scope: &Scope) -> Option<TokenStream> {
+    let defaults_only = !scope.pairs.is_empty()
+        && scope
+            .model
+            .variants
+            .iter()
+            .all(|kind| matches!(kind, Kind::Plain(plain) if plain.category.is_none()));
+    if defaults_only {
+        return None;
+    }
+    let p = &scope.p;
+    let arms = scope.accessor("user_category", |plain| {
+        let (path, category) = category(&scope.q, plain);
+        (path, Some(category.name()))
+    });
+    Some(quote! {
+        #[inline]
+        fn user_category(&self) -> #p::UserErrorCategory {
+            #arms
+        }
+    })
+}
+
+/// `code`: each plain variant's code.
+fn code(scope: &Scope) -> TokenStream {
+    let p = &scope.p;
+    let arms = scope.accessor("code", |plain| {
+        let (q, code) = (&scope.q, &plain.code);
+        (quote!(#q::Some(#code)), None)
+    });
+    quote! {
+        #[inline]
+        fn code(&self) -> #p::Option<&'static str> {
+            #arms
+        }
+    }
+}
+
+/// `to_envelope`: each plain variant's conversion with its fields
+/// borrowed; delegating variants fill what their envelope lacks.
+fn to_envelope(scope: &Scope) -> TokenStream {
+    let p = &scope.p;
+    let arms = scope.pairs.iter().map(|&(variant, kind)| match kind {
+        Kind::Plain(plain) => scope.convert(variant, plain),
+        Kind::Transparent(i) => scope.transparent(variant, *i, "to_envelope"),
+        Kind::With(i, path) => {
+            let (pattern, body) = with(scope.input, variant, *i, path);
+            let arm = Arm {
+                variant,
+                pattern,
+                body,
+                merge: None,
+            };
+            filled(&scope.q, scope.model, arm)
+        }
+    });
+    let arms = matched(quote!(self), &scope.use_alias, arms);
+    quote! {
+        fn to_envelope(&self) -> #p::ErrorEnvelope {
+            #arms
+        }
+    }
+}
+
+/// `into_envelope` differs from the provided method only where a field
+/// can move: plain variants with a list or tool field, and wrapped
+/// errors. Every other variant borrows, in one merged arm.
+fn into_envelope(scope: &Scope) -> Option<TokenStream> {
+    let moves = scope.pairs.iter().any(|(_, kind)| match kind {
+        Kind::Plain(plain) => plain.moves(),
+        Kind::Transparent(_) => true,
+        Kind::With(..) => false,
+    });
+    if !moves {
+        return None;
+    }
+    let (p, q) = (&scope.p, &scope.q);
+    let arms = scope.pairs.iter().map(|&(variant, kind)| match kind {
+        Kind::Plain(plain) if plain.moves() => scope.convert(variant, plain),
+        Kind::Transparent(i) => scope.transparent(variant, *i, "into_envelope"),
+        Kind::Plain(_) | Kind::With(..) => Arm {
+            variant,
+            pattern: pattern(scope.input, variant, &[]),
+            body: quote!(<Self as #q::Envelope>::to_envelope(&self)),
+            merge: Some("to_envelope"),
+        },
+    });
+    let arms = matched(quote!(self), &scope.use_alias, arms);
+    Some(quote! {
+        fn into_envelope(self) -> #p::ErrorEnvelope {
+            #arms
+        }
+    })
+}
+
+/// `catalog()`: one `VariantSpec` per variant, under its `#[cfg]`s.
+fn catalog(scope: &Scope) -> TokenStream {
+    let p = &scope.p;
+    let specs = scope
+        .pairs
+        .iter()
+        .map(|(variant, kind)| spec(&scope.q, variant, kind));
+    let catalog_alias = (!scope.pairs.is_empty()).then_some(&scope.use_alias);
+    let cfgs = scope.pairs.iter().map(|(variant, _)| &variant.cfgs);
+    quote! {
+        fn catalog() -> &'static [#p::VariantSpec] {
+            const CATALOG: &[#p::VariantSpec] = {
+                #catalog_alias
+                &[#(#(#cfgs)* #specs,)*]
+            };
+            CATALOG
         }
     }
 }
@@ -296,7 +378,7 @@ fn filled<'v, 'a>(p: &TokenStream, model: &Model, arm: Arm<'v, 'a>) -> Arm<'v, '
     };
     let tool = option(fill.tool.as_ref());
     let tools = fill.tools.iter().map(|(class, tool)| {
-        let class = Ident::new(class, Span::call_site());
+        let class = class.ident();
         quote!((#p::ErrorClass::#class, #tool))
     });
     let help_url = option(fill.help_url.as_ref());
@@ -361,65 +443,63 @@ fn with(
 }
 
 fn class_path(p: &TokenStream, plain: &Plain) -> TokenStream {
-    let class = Ident::new(plain.class, Span::call_site());
+    let class = plain.class.ident();
     quote!(#p::ErrorClass::#class)
 }
 
-/// The variant's category (its own, or the class's default) and its name.
-fn category(p: &TokenStream, plain: &Plain) -> (TokenStream, &'static str) {
-    let name = plain
+/// The variant's category (its own, or the class's default) and its path.
+fn category(p: &TokenStream, plain: &Plain) -> (TokenStream, Category) {
+    let category = plain
         .category
-        .unwrap_or_else(|| names::default_category(plain.class));
-    let ident = Ident::new(name, Span::call_site());
-    (quote!(#p::UserErrorCategory::#ident), name)
+        .unwrap_or_else(|| plain.class.default_category());
+    let ident = category.ident();
+    (quote!(#p::UserErrorCategory::#ident), category)
 }
 
 /// The conversion of a plain variant: `base` with the message, then one
 /// setter per field the variant fills, with the fields it binds either
 /// borrowed (`to_envelope`) or moved (`into_envelope`); the helpers take
 /// both.
-///
-/// The templates and `detail`s, which borrow, are set before the list and
-/// tool fields, which may move.
 fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream {
     let class = class_path(p, plain);
     let (category, _) = category(p, plain);
     let code = &plain.code;
-    let roles = &plain.roles;
-    // `#p::helper(field)`, spanned at the field so a type error points there.
-    let field = |index: Option<usize>, helper: &str| {
-        index.map(|i| {
-            let field = &variant.fields[i];
-            let binding = &field.binding;
-            let helper = format_ident!("{}", helper);
-            quote_spanned!(field.ty.span()=> #p::#helper(#binding))
-        })
-    };
-    let string = |rendered: &Rendered| match template(variant, rendered) {
-        Template::Args(args) => quote!(#p::format!(#args)),
-        Template::Literal(text) => quote!(#p::text(#text)),
-    };
-
     let message = match &plain.message {
-        Message::Template(rendered) => string(rendered),
+        Message::Template(rendered) => text(p, variant, rendered),
         Message::Display => quote!(#p::display(self)),
         Message::Generic => quote!(#p::generic(#class)),
     };
+    // One setter call per field; each setter is compiled once, in the
+    // runtime crate, so an arm stays small.
+    let envelope = Ident::new("envelope", Span::mixed_site());
+    let sets = setters(p, variant, plain).into_iter().map(|(name, value)| {
+        let name = Ident::new(name, Span::call_site());
+        quote!(#p::set::#name(&mut #envelope, #value);)
+    });
+    // The retry rule again, over the variant's own effect and steps.
+    let settle = plain.retry.apply_rule.then(|| {
+        let may_succeed = match plain.retry.retryable {
+            Some(retryable) => quote!(#retryable),
+            None => quote!(#class.is_retryable()),
+        };
+        let idempotent = plain.retry.idempotent;
+        quote!(#p::settle(&mut #envelope, #may_succeed, #idempotent);)
+    });
+    quote!({
+        let mut #envelope = #p::base(#class, #category, #code, #message);
+        #(#sets)*
+        #settle
+        #envelope
+    })
+}
+
+/// The envelope fields a plain variant sets, by setter name, in order:
+/// the templates and `detail`s, which borrow, before the list and tool
+/// fields, which may move.
+fn setters(p: &TokenStream, variant: &Variant, plain: &Plain) -> Vec<(&'static str, TokenStream)> {
+    let roles = &plain.roles;
     let mut fields: Vec<(&str, TokenStream)> = Vec::new();
-    let templates: Vec<TokenStream> = plain.next_steps.iter().map(string).collect();
-    let steps = match (templates.is_empty(), roles.next_steps) {
-        (true, None) => None,
-        // Room for the check step only when the rule may add one.
-        (false, None) if !plain.apply_rule => Some(quote!(#p::list([#(#templates),*]))),
-        (false, None) => Some(quote!(#p::steps([#(#templates),*], #p::NO_STEPS))),
-        (true, Some(index)) => field(Some(index), "list"),
-        (false, Some(index)) => {
-            let more = &variant.fields[index];
-            let binding = &more.binding;
-            Some(quote_spanned!(more.ty.span()=> #p::steps([#(#templates),*], #binding)))
-        }
-    };
-    fields.extend(steps.map(|steps| ("next_steps", steps)));
+    fields.extend(next_steps(p, variant, plain).map(|steps| ("next_steps", steps)));
     if !roles.details.is_empty() {
         let details = roles.details.iter().map(|(key, index)| {
             let field = &variant.fields[*index];
@@ -433,7 +513,7 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
     let optional = [
         (
             "ora_code",
-            field(roles.ora_code, "ora_code"),
+            role(p, variant, roles.ora_code, "ora_code"),
             plain.ora_code.map(|code| {
                 let lit = int(format!("{code}i32"));
                 quote!(#lit)
@@ -441,7 +521,7 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         ),
         (
             "retry_after_ms",
-            field(roles.retry, "retry_ms"),
+            role(p, variant, roles.retry, "retry_ms"),
             plain.retry_after_ms.map(|ms| {
                 let lit = int(format!("{ms}u64"));
                 quote!(#lit)
@@ -454,14 +534,15 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         ),
         (
             "suggested_tool",
-            field(roles.suggested_tool, "tool"),
+            role(p, variant, roles.suggested_tool, "tool"),
             plain.tool.as_ref().map(|tool| quote!(#tool)),
         ),
     ];
     for (name, field, constant) in optional {
         fields.extend(or_constant(p, field, constant).map(|value| (name, value)));
     }
-    fields.extend(field(roles.fuzzy_matches, "list").map(|list| ("fuzzy_matches", list)));
+    fields
+        .extend(role(p, variant, roles.fuzzy_matches, "list").map(|list| ("fuzzy_matches", list)));
     if let Some(index) = roles.correlation_id {
         // An `Option<...>` field takes the optional form; anything else is
         // one `Display` value.
@@ -470,36 +551,58 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         } else {
             "correlation_id"
         };
-        fields.extend(field(Some(index), helper).map(|id| ("correlation_id", id)));
+        fields.extend(role(p, variant, Some(index), helper).map(|id| ("correlation_id", id)));
     }
-    if let Some(effect) = plain.effect {
-        let effect = Ident::new(effect, Span::call_site());
+    if let Some(effect) = plain.retry.effect {
+        let effect = effect.ident();
         fields.push(("effect", quote!(#p::Effect::#effect)));
     }
+    fields
+}
 
-    // One setter call per field, in the order above (templates and
-    // details borrow before list and tool fields move); each setter is
-    // compiled once, in the runtime crate, so an arm stays small.
-    let envelope = Ident::new("envelope", Span::mixed_site());
-    let sets = fields.into_iter().map(|(name, value)| {
-        let name = Ident::new(name, Span::call_site());
-        quote!(#p::set::#name(&mut #envelope, #value);)
-    });
-    // The retry rule again, over the variant's own effect and steps.
-    let settle = plain.apply_rule.then(|| {
-        let may_succeed = match plain.retryable {
-            Some(retryable) => quote!(#retryable),
-            None => quote!(#class.is_retryable()),
-        };
-        let idempotent = plain.idempotent;
-        quote!(#p::settle(&mut #envelope, #may_succeed, #idempotent);)
-    });
-    quote!({
-        let mut #envelope = #p::base(#class, #category, #code, #message);
-        #(#sets)*
-        #settle
-        #envelope
+/// The `next_steps` value: the templates, the role field's list, or both.
+fn next_steps(p: &TokenStream, variant: &Variant, plain: &Plain) -> Option<TokenStream> {
+    let templates: Vec<TokenStream> = plain
+        .next_steps
+        .iter()
+        .map(|rendered| text(p, variant, rendered))
+        .collect();
+    match (templates.is_empty(), plain.roles.next_steps) {
+        (true, None) => None,
+        // Room for the check step only when the rule may add one.
+        (false, None) if !plain.retry.apply_rule => Some(quote!(#p::list([#(#templates),*]))),
+        (false, None) => Some(quote!(#p::steps([#(#templates),*], #p::NO_STEPS))),
+        (true, Some(index)) => role(p, variant, Some(index), "list"),
+        (false, Some(index)) => {
+            let more = &variant.fields[index];
+            let binding = &more.binding;
+            Some(quote_spanned!(more.ty.span()=> #p::steps([#(#templates),*], #binding)))
+        }
+    }
+}
+
+/// `#p::helper(field)` for the role field at `index`, spanned at the
+/// field so a type error points there.
+fn role(
+    p: &TokenStream,
+    variant: &Variant,
+    index: Option<usize>,
+    helper: &str,
+) -> Option<TokenStream> {
+    index.map(|i| {
+        let field = &variant.fields[i];
+        let binding = &field.binding;
+        let helper = format_ident!("{}", helper);
+        quote_spanned!(field.ty.span()=> #p::#helper(#binding))
     })
+}
+
+/// A template's `String`: `format!` with its arguments, or the plain text.
+fn text(p: &TokenStream, variant: &Variant, rendered: &Rendered) -> TokenStream {
+    match template(variant, rendered) {
+        Template::Args(args) => quote!(#p::format!(#args)),
+        Template::Literal(text) => quote!(#p::text(#text)),
+    }
 }
 
 /// The one rule for a value fed by a role field and an attribute constant:
@@ -657,14 +760,14 @@ fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
     if let Some(url) = &plain.help_url {
         chain.push(quote!(with_help_url(#url)));
     }
-    if let Some(effect) = plain.effect {
-        let effect = Ident::new(effect, Span::call_site());
+    if let Some(effect) = plain.retry.effect {
+        let effect = effect.ident();
         chain.push(quote!(with_effect(#p::Effect::#effect)));
     }
-    if plain.idempotent {
+    if plain.retry.idempotent {
         chain.push(quote!(idempotent()));
     }
-    if let Some(retryable) = plain.retryable {
+    if let Some(retryable) = plain.retry.retryable {
         chain.push(quote!(with_retryable(#retryable)));
     }
     if let Some(index) = plain.roles.correlation_id {

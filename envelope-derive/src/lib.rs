@@ -14,7 +14,10 @@
 
 mod ast;
 mod attr;
+mod category;
+mod class;
 mod ctxt;
+mod effect;
 mod expand;
 mod fallback;
 mod fmt;

@@ -1,86 +1,58 @@
-//! Names the derive knows (classes, categories) and the string helpers that
-//! work on names: case conversion, raw identifiers, "did you mean".
+//! Names: the `Named` enums the attributes name (`class.rs`,
+//! `category.rs`, `effect.rs`) and the string helpers that work on names:
+//! case conversion, raw identifiers, "did you mean".
 
-/// The classes a variant may name: every `ErrorClass` but `Unknown`, which
-/// only deserialization produces.
-pub(crate) const CLASSES: &[&str] = &[
-    "InvalidArguments",
-    "SyntaxError",
-    "ObjectNotFound",
-    "AlreadyExists",
-    "PreconditionFailed",
-    "Conflict",
-    "Unauthenticated",
-    "InsufficientPrivilege",
-    "PolicyDenied",
-    "Unsupported",
-    "RateLimited",
-    "QuotaExceeded",
-    "Busy",
-    "Timeout",
-    "Transient",
-    "ConnectionFailed",
-    "Cancelled",
-    "Internal",
-];
+use proc_macro2::Span;
+use syn::Ident;
 
-/// Classes whose owner is the server; without a `message` they get the
-/// class's generic text instead of `Display`. Mirrors `ErrorClass::owner`.
-pub(crate) const SERVER_CLASSES: &[&str] = &[
-    "Busy",
-    "Timeout",
-    "Transient",
-    "ConnectionFailed",
-    "Internal",
-];
+/// A runtime enum the derive mirrors, whose variants an attribute names
+/// (`class = Busy`, `category = NotFound`, `effect = unknown`).
+pub(crate) trait Named: Copy + PartialEq + 'static {
+    /// The attribute key, as messages call it: `class`.
+    const KEY: &'static str;
+    /// The runtime enum, as a path to its variant spells it: `ErrorClass`.
+    const ENUM: &'static str;
+    /// Every variant an attribute may name, in the runtime's order.
+    const ALL: &'static [Self];
 
-/// Each class's default category, as `ErrorClass::default_category`
-/// returns it; the derive writes the category itself instead of a call per
-/// variant. A test checks it against the runtime crate.
-pub(crate) fn default_category(class: &str) -> &'static str {
-    match class {
-        "InvalidArguments"
-        | "SyntaxError"
-        | "InsufficientPrivilege"
-        | "PolicyDenied"
-        | "Unsupported" => "Validation",
-        "ObjectNotFound" => "NotFound",
-        "AlreadyExists" => "Duplicate",
-        "PreconditionFailed" | "Conflict" | "Unauthenticated" => "WorkflowDependency",
-        _ => "Technical",
+    /// The Rust variant name: `ObjectNotFound`.
+    fn name(self) -> &'static str;
+
+    fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.iter().copied().find(|v| v.name() == name)
+    }
+
+    /// Every name, in `ALL` order, for "did you mean" and "expected one of".
+    fn names() -> Vec<&'static str> {
+        Self::ALL.iter().map(|v| v.name()).collect()
+    }
+
+    /// The variant-name token of generated paths: `ErrorClass::#ident`.
+    fn ident(self) -> Ident {
+        Ident::new(self.name(), Span::call_site())
+    }
+
+    /// The error for a name no variant has.
+    fn unknown(ident: &Ident) -> syn::Error {
+        unknown_name(ident, Self::KEY, &Self::names())
+    }
+
+    /// The variant `ident` names (without `r#`), or the error saying what
+    /// it may have meant.
+    fn from_ident(ident: &Ident) -> syn::Result<Self> {
+        Self::from_name(&unraw(ident)).ok_or_else(|| Self::unknown(ident))
     }
 }
 
-/// Each class's default effect (the `Effect` variant name), as
-/// `ErrorClass::default_effect` returns it; the derive needs it to check
-/// `retryable = true` at compile time. A test checks it against the
-/// runtime crate.
-pub(crate) fn default_effect(class: &str) -> &'static str {
-    match class {
-        "Timeout" | "Transient" | "ConnectionFailed" | "Cancelled" | "Internal" => "Unknown",
-        _ => "Nothing",
-    }
+/// "unknown class `Bsy`; did you mean `Busy`?", or the names it may be.
+pub(crate) fn unknown_name(ident: &Ident, key: &str, known: &[&str]) -> syn::Error {
+    let text = ident.to_string();
+    let hint = match closest(&text, known) {
+        Some(best) => format!("did you mean `{best}`?"),
+        None => format!("expected one of: {}", known.join(", ")),
+    };
+    syn::Error::new(ident.span(), format!("unknown {key} `{text}`; {hint}"))
 }
-
-/// The first class (in `CLASSES` order) whose default category is
-/// `category`, for "did you mean" hints; `None` for a category no class
-/// defaults to (`MissingContext`).
-pub(crate) fn class_for_category(category: &str) -> Option<&'static str> {
-    CLASSES
-        .iter()
-        .find(|class| default_category(class) == category)
-        .copied()
-}
-
-/// The categories a variant may name: every `UserErrorCategory` but `Unknown`.
-pub(crate) const CATEGORIES: &[&str] = &[
-    "WorkflowDependency",
-    "MissingContext",
-    "NotFound",
-    "Duplicate",
-    "Validation",
-    "Technical",
-];
 
 /// The identifier as written, without a leading `r#`.
 pub(crate) fn unraw(ident: &syn::Ident) -> String {
@@ -180,21 +152,6 @@ mod tests {
     #[test]
     fn closest_names() {
         assert_eq!(closest("clas", &["class", "code"]), Some("class"));
-        assert_eq!(closest("ObjectNotFund", CLASSES), Some("ObjectNotFound"));
-        for class in CLASSES {
-            let runtime: envelope::ErrorClass = upper_snake(class).parse().unwrap();
-            assert_eq!(
-                default_category(class),
-                runtime.default_category().as_str(),
-                "{class}"
-            );
-            assert_eq!(
-                default_effect(class),
-                format!("{:?}", runtime.default_effect()),
-                "{class}"
-            );
-        }
-        assert_eq!(closest("zzzzzz", CLASSES), None);
         // Up to a third of the longer name's length may differ, at least
         // one character; the nearest name wins, the first among equals.
         assert_eq!(
@@ -210,21 +167,5 @@ mod tests {
         assert_eq!(closest("ab", &["cd"]), None);
         assert_eq!(closest("cod", &["code", "cold", "co"]), Some("code"));
         assert_eq!(closest("CLAS", &["class"]), Some("class"));
-    }
-
-    /// The lists hold exactly the runtime's classes, in its order.
-    #[test]
-    fn class_lists_mirror_the_runtime() {
-        use envelope::{ErrorClass, Owner};
-        let nameable = ErrorClass::ALL
-            .iter()
-            .filter(|class| **class != ErrorClass::Unknown);
-        let all: Vec<&str> = nameable.clone().map(|class| class.name()).collect();
-        assert_eq!(CLASSES, all);
-        let server: Vec<&str> = nameable
-            .filter(|class| class.owner() == Owner::Server)
-            .map(|class| class.name())
-            .collect();
-        assert_eq!(SERVER_CLASSES, server);
     }
 }

@@ -272,3 +272,43 @@ fn cfg_attributes_stay_on_their_arms() {
     }
     assert_eq!(tokens.matches("# [cfg (any ())]").count(), 4, "{tokens}");
 }
+
+/// The classes of the class table review: `InteractionRequired` is owned
+/// by the user, not the server, so without `message` it shows `Display`;
+/// `RuntimeError` may have taken effect, so its conversion applies the
+/// retry rule and `retryable = true` needs `idempotent`;
+/// `InsufficientPrivilege` writes its new default category.
+#[test]
+fn reviewed_classes_expand() {
+    let input: syn::DeriveInput = syn::parse_quote! {
+        enum E {
+            #[envelope(class = RuntimeError)]
+            Failed,
+            #[envelope(class = InteractionRequired)]
+            SignIn,
+            #[envelope(class = InsufficientPrivilege)]
+            Denied,
+        }
+    };
+    let tokens = expand::derive(&input).unwrap().to_string();
+    let expected = [
+        "Self :: Failed { .. } => { let mut envelope = __envelope :: base (__envelope :: ErrorClass :: RuntimeError , __envelope :: UserErrorCategory :: Validation , \"FAILED\" , __envelope :: display (self)) ; __envelope :: settle (& mut envelope , __envelope :: ErrorClass :: RuntimeError . is_retryable () , false) ; envelope }",
+        "Self :: SignIn { .. } => { let mut envelope = __envelope :: base (__envelope :: ErrorClass :: InteractionRequired , __envelope :: UserErrorCategory :: WorkflowDependency , \"SIGN_IN\" , __envelope :: display (self)) ; envelope }",
+        "Self :: Denied { .. } => { let mut envelope = __envelope :: base (__envelope :: ErrorClass :: InsufficientPrivilege , __envelope :: UserErrorCategory :: WorkflowDependency , \"DENIED\" , __envelope :: display (self)) ; envelope }",
+    ];
+    for fragment in expected {
+        assert!(tokens.contains(fragment), "{fragment}\nin\n{tokens}");
+    }
+
+    let input: syn::DeriveInput = syn::parse_quote! {
+        enum E {
+            #[envelope(class = RuntimeError, retryable = true)]
+            Failed,
+        }
+    };
+    let error = expand::derive(&input).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "`retryable = true` on `Failed`: a `RuntimeError` failure may have taken effect (its default effect is `unknown`), so repeating the call blindly is not safe; add `idempotent` if repeating the operation is harmless, or `effect = nothing` if the call never changes state"
+    );
+}

@@ -6,10 +6,13 @@ use syn::{Ident, Path, Type};
 
 use crate::ast::{Input, Shape, Variant};
 use crate::attr::{ItemAttrs, Key, Role, ToolAttr};
+use crate::category::Category;
+use crate::class::{Class, Owner};
 use crate::ctxt::Ctxt;
+use crate::effect::Effect;
 use crate::fmt::{FieldRef, Piece, Template};
 use crate::generics::{self, Bound, Bounds};
-use crate::names::{self, SERVER_CLASSES};
+use crate::names::{self, Named};
 
 pub(crate) struct Model<'a> {
     pub krate: Path,
@@ -28,8 +31,8 @@ pub(crate) struct Model<'a> {
 /// envelope leaves empty.
 pub(crate) struct Fill {
     pub tool: Option<String>,
-    /// `suggested_tools(Class = "tool")`, by class name.
-    pub tools: Vec<(&'static str, String)>,
+    /// `suggested_tools(Class = "tool")`.
+    pub tools: Vec<(Class, String)>,
     pub help_url: Option<String>,
     /// The container's `next_step`s without placeholders (a placeholder
     /// names a field a delegating variant does not have).
@@ -48,8 +51,8 @@ pub(crate) enum Kind {
 pub(crate) struct Plain {
     /// The fields the conversion arm binds, in declaration order.
     pub bound: Vec<usize>,
-    pub class: &'static str,
-    pub category: Option<&'static str>,
+    pub class: Class,
+    pub category: Option<Category>,
     pub code: String,
     pub message: Message,
     pub next_steps: Vec<Rendered>,
@@ -57,17 +60,20 @@ pub(crate) struct Plain {
     pub ora_code: Option<i32>,
     pub retry_after_ms: Option<u64>,
     pub help_url: Option<String>,
-    /// An explicit `effect` (the `Effect` variant name), the variant's or
-    /// the container's.
-    pub effect: Option<&'static str>,
+    pub retry: Retry,
+    pub roles: Roles,
+}
+
+/// What the retry rule reads: explicit values, the variant's or the
+/// container's.
+pub(crate) struct Retry {
+    pub effect: Option<Effect>,
     pub idempotent: bool,
-    /// An explicit `retryable`, the variant's or the container's.
     pub retryable: Option<bool>,
     /// Whether the conversion applies the retry rule itself: an explicit
     /// `effect`, `idempotent` or `retryable`, or a class whose default
     /// effect is not `Nothing` (which may need the check step).
     pub apply_rule: bool,
-    pub roles: Roles,
 }
 
 pub(crate) enum Message {
@@ -128,18 +134,7 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
         } else {
             match plain(cx, variant, own, container, is_struct, &params, &mut bounds) {
                 Some(plain) => {
-                    let code_span = own.code.as_ref().map_or(variant.ident.span(), |l| l.span());
-                    if let Some((_, first)) = codes.iter().find(|(c, _)| *c == plain.code) {
-                        cx.push(syn::Error::new(
-                            code_span,
-                            format!(
-                                "duplicate code `{}`: variants `{first}` and `{}` both produce it; give one of them its own `code = \"...\"`",
-                                plain.code, variant.ident
-                            ),
-                        ));
-                    } else {
-                        codes.push((plain.code.clone(), variant.ident));
-                    }
+                    unique_code(cx, &mut codes, variant, own, &plain.code);
                     uses_display |= matches!(plain.message, Message::Display);
                     Kind::Plain(Box::new(plain))
                 }
@@ -161,6 +156,28 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
         variants,
         bounds,
         fill,
+    }
+}
+
+/// Reports a code an earlier variant already produces; records a new one.
+fn unique_code<'v>(
+    cx: &Ctxt,
+    codes: &mut Vec<(String, &'v Ident)>,
+    variant: &Variant<'v>,
+    own: &ItemAttrs,
+    code: &str,
+) {
+    let code_span = own.code.as_ref().map_or(variant.ident.span(), |l| l.span());
+    if let Some((_, first)) = codes.iter().find(|(c, _)| *c == code) {
+        cx.push(syn::Error::new(
+            code_span,
+            format!(
+                "duplicate code `{code}`: variants `{first}` and `{}` both produce it; give one of them its own `code = \"...\"`",
+                variant.ident
+            ),
+        ));
+    } else {
+        codes.push((code.to_owned(), variant.ident));
     }
 }
 
@@ -251,6 +268,9 @@ fn delegated(cx: &Ctxt, variant: &Variant, own: &ItemAttrs, mode_key: Key, span:
     0
 }
 
+/// A variant that builds its own envelope: each job below reads the
+/// variant's attributes (then the container's defaults) and reports what
+/// is wrong; `None` when it has no class to build from.
 fn plain<'a>(
     cx: &Ctxt,
     variant: &Variant<'a>,
@@ -260,159 +280,21 @@ fn plain<'a>(
     params: &[String],
     bounds: &mut Bounds<'a>,
 ) -> Option<Plain> {
-    let class = match (&own.class, &container.class) {
-        (Some((_, class)), _) | (None, Some((_, class))) => *class,
-        (None, None) => {
-            // A class lost to an attribute error was reported where it was
-            // written; repeating it as "missing" would only add noise.
-            if !own.errored && !container.errored {
-                let message = if is_struct {
-                    format!(
-                        "struct `{}` has no class: add `#[envelope(class = InvalidArguments)]` (or another class) to it",
-                        variant.ident
-                    )
-                } else {
-                    format!(
-                        "variant `{}` has no class: add `#[envelope(class = InvalidArguments)]` (or another class) to it, or a default `#[envelope(class = ...)]` on the enum",
-                        variant.ident
-                    )
-                };
-                cx.push(syn::Error::new(variant.ident.span(), message));
-            }
-            return None;
-        }
-    };
+    let class = class(cx, variant, own, container, is_struct)?;
     let category = own
         .category
         .as_ref()
         .or(container.category.as_ref())
         .map(|(_, c)| *c);
-
     let roles = roles(cx, variant);
-    let secret = variant.fields.iter().find(|f| f.attrs.is_secret());
-
-    let message = match &own.message {
-        Some(lit) => match render(cx, variant, lit, params, bounds) {
-            Some(rendered) => Message::Template(rendered),
-            None => Message::Generic,
-        },
-        None => {
-            if let Some(field) = secret {
-                cx.push(syn::Error::new(
-                    variant.ident.span(),
-                    format!(
-                        "`{}` holds the secret field `{}`, so its `Display` text may print it: give an explicit `#[envelope(message = \"...\")]`",
-                        variant.ident, field.name
-                    ),
-                ));
-            }
-            if SERVER_CLASSES.contains(&class) {
-                Message::Generic
-            } else {
-                Message::Display
-            }
-        }
-    };
-
-    let step_lits = if own.next_steps.is_empty() {
-        &container.next_steps
-    } else {
-        &own.next_steps
-    };
-    let next_steps = step_lits
-        .iter()
-        .filter_map(|lit| render(cx, variant, lit, params, bounds))
-        .collect();
-
-    let tool = match &own.suggested_tool {
-        Some(ToolAttr::Tool(lit)) => Some(lit.value()),
-        Some(ToolAttr::None) => None,
-        None => match container
-            .suggested_tools
-            .iter()
-            .find(|(_, c, _)| *c == class)
-        {
-            Some((_, _, lit)) => Some(lit.value()),
-            // (On a struct `container` is `own`: nothing more to find.)
-            None => match &container.suggested_tool {
-                Some(ToolAttr::Tool(lit)) => Some(lit.value()),
-                _ => None,
-            },
-        },
-    };
-
-    let code = match &own.code {
-        Some(lit) => lit.value(),
-        None => {
-            let prefix = container
-                .code_prefix
-                .as_ref()
-                .map(|l| l.value())
-                .unwrap_or_default();
-            let code = prefix + &names::upper_snake(&names::unraw(variant.ident));
-            // A bad `code_prefix` was reported where it was written.
-            if !names::is_code(&code) && !container.errored {
-                cx.push(syn::Error::new(
-                    variant.ident.span(),
-                    format!("the code derived from `{}` would be `{code}`, which is not UPPER_SNAKE_CASE (A-Z, 0-9 and `_`, starting with a letter): give it one with `#[envelope(code = \"...\")]`", variant.ident),
-                ));
-            }
-            code
-        }
-    };
-
-    for (_, index) in &roles.details {
-        let field = &variant.fields[*index];
-        if generics::mentions(field.ty, params) {
-            bounds.push(field.ty, Bound::Serialize);
-        }
-    }
-    // A generic correlation id is shown with `Display` (an `Option<T>`
-    // one through `OptionalId`, whose impl asks the same of `T`).
-    if let Some(index) = roles
-        .correlation_id
-        .filter(|_| !roles.correlation_id_is_option)
-    {
-        let field = &variant.fields[index];
-        if generics::mentions(field.ty, params) {
-            bounds.push(field.ty, Bound::Fmt("Display"));
-        }
-    }
-
-    let effect = own
-        .effect
-        .as_ref()
-        .or(container.effect.as_ref())
-        .map(|(_, effect)| *effect);
-    let idempotent = own.idempotent.is_some() || container.idempotent.is_some();
-    let retryable = own.retryable.or(container.retryable);
-    let effective_effect = effect.unwrap_or_else(|| names::default_effect(class));
-    if let Some((true, span)) = retryable
-        && effective_effect != "Nothing"
-        && !idempotent
-    {
-        let why = match effect {
-            Some(_) => format!("its effect is `{}`", effective_effect.to_lowercase()),
-            None => format!(
-                "a `{class}` failure may have taken effect (its default effect is `{}`)",
-                effective_effect.to_lowercase()
-            ),
-        };
-        cx.push(syn::Error::new(
-            span,
-            format!(
-                "`retryable = true` on `{}`: {why}, so repeating the call blindly is not safe; add `idempotent` if repeating the operation is harmless, or `effect = nothing` if the call never changes state",
-                variant.ident
-            ),
-        ));
-    }
-    let apply_rule =
-        effect.is_some() || idempotent || retryable.is_some() || effective_effect != "Nothing";
+    let message = message(cx, variant, own, class, params, bounds);
+    let next_steps = next_steps(cx, variant, own, container, params, bounds);
+    let tool = tool(own, container, class);
+    let code = code(cx, variant, own, container);
+    role_bounds(variant, &roles, params, bounds);
+    let retry = retry(cx, variant, own, container, class);
     let mut plain = Plain {
-        effect,
-        idempotent,
-        retryable: retryable.map(|(value, _)| value),
-        apply_rule,
+        retry,
         bound: Vec::new(),
         class,
         category,
@@ -433,6 +315,205 @@ fn plain<'a>(
         .filter(|&i| plain.binds(i))
         .collect();
     Some(plain)
+}
+
+/// The variant's class, else the container's; a missing one is reported.
+fn class(
+    cx: &Ctxt,
+    variant: &Variant,
+    own: &ItemAttrs,
+    container: &ItemAttrs,
+    is_struct: bool,
+) -> Option<Class> {
+    if let Some((_, class)) = own.class.as_ref().or(container.class.as_ref()) {
+        return Some(*class);
+    }
+    // A class lost to an attribute error was reported where it was
+    // written; repeating it as "missing" would only add noise.
+    if !own.errored && !container.errored {
+        let message = if is_struct {
+            format!(
+                "struct `{}` has no class: add `#[envelope(class = InvalidArguments)]` (or another class) to it",
+                variant.ident
+            )
+        } else {
+            format!(
+                "variant `{}` has no class: add `#[envelope(class = InvalidArguments)]` (or another class) to it, or a default `#[envelope(class = ...)]` on the enum",
+                variant.ident
+            )
+        };
+        cx.push(syn::Error::new(variant.ident.span(), message));
+    }
+    None
+}
+
+/// The variant's `message` template; without one, the error's `Display`
+/// text, or the class's generic text for a server-owned class.
+fn message<'a>(
+    cx: &Ctxt,
+    variant: &Variant<'a>,
+    own: &ItemAttrs,
+    class: Class,
+    params: &[String],
+    bounds: &mut Bounds<'a>,
+) -> Message {
+    if let Some(lit) = &own.message {
+        return match render(cx, variant, lit, params, bounds) {
+            Some(rendered) => Message::Template(rendered),
+            None => Message::Generic,
+        };
+    }
+    if let Some(field) = variant.fields.iter().find(|f| f.attrs.is_secret()) {
+        cx.push(syn::Error::new(
+            variant.ident.span(),
+            format!(
+                "`{}` holds the secret field `{}`, so its `Display` text may print it: give an explicit `#[envelope(message = \"...\")]`",
+                variant.ident, field.name
+            ),
+        ));
+    }
+    if class.owner() == Owner::Server {
+        Message::Generic
+    } else {
+        Message::Display
+    }
+}
+
+/// The variant's `next_step` templates, else the container's.
+fn next_steps<'a>(
+    cx: &Ctxt,
+    variant: &Variant<'a>,
+    own: &ItemAttrs,
+    container: &ItemAttrs,
+    params: &[String],
+    bounds: &mut Bounds<'a>,
+) -> Vec<Rendered> {
+    let lits = if own.next_steps.is_empty() {
+        &container.next_steps
+    } else {
+        &own.next_steps
+    };
+    lits.iter()
+        .filter_map(|lit| render(cx, variant, lit, params, bounds))
+        .collect()
+}
+
+/// The suggested tool: the variant's (`none` clears it), else the
+/// container's tool for the class, else the container's default.
+fn tool(own: &ItemAttrs, container: &ItemAttrs, class: Class) -> Option<String> {
+    match &own.suggested_tool {
+        Some(ToolAttr::Tool(lit)) => Some(lit.value()),
+        Some(ToolAttr::None) => None,
+        None => match container
+            .suggested_tools
+            .iter()
+            .find(|(_, c, _)| *c == class)
+        {
+            Some((_, _, lit)) => Some(lit.value()),
+            // (On a struct `container` is `own`: nothing more to find.)
+            None => match &container.suggested_tool {
+                Some(ToolAttr::Tool(lit)) => Some(lit.value()),
+                _ => None,
+            },
+        },
+    }
+}
+
+/// The variant's `code`, else its name in UPPER_SNAKE_CASE after the
+/// container's `code_prefix`; a derived code that is not one is reported.
+fn code(cx: &Ctxt, variant: &Variant, own: &ItemAttrs, container: &ItemAttrs) -> String {
+    if let Some(lit) = &own.code {
+        return lit.value();
+    }
+    let prefix = container
+        .code_prefix
+        .as_ref()
+        .map(|l| l.value())
+        .unwrap_or_default();
+    let code = prefix + &names::upper_snake(&names::unraw(variant.ident));
+    // A bad `code_prefix` was reported where it was written.
+    if !names::is_code(&code) && !container.errored {
+        cx.push(syn::Error::new(
+            variant.ident.span(),
+            format!("the code derived from `{}` would be `{code}`, which is not UPPER_SNAKE_CASE (A-Z, 0-9 and `_`, starting with a letter): give it one with `#[envelope(code = \"...\")]`", variant.ident),
+        ));
+    }
+    code
+}
+
+/// The bounds the role fields need when their type mentions a type
+/// parameter: `Serialize` for a `detail`, `Display` for a correlation id.
+fn role_bounds<'a>(
+    variant: &Variant<'a>,
+    roles: &Roles,
+    params: &[String],
+    bounds: &mut Bounds<'a>,
+) {
+    for (_, index) in &roles.details {
+        let field = &variant.fields[*index];
+        if generics::mentions(field.ty, params) {
+            bounds.push(field.ty, Bound::Serialize);
+        }
+    }
+    // A generic correlation id is shown with `Display` (an `Option<T>`
+    // one through `OptionalId`, whose impl asks the same of `T`).
+    if let Some(index) = roles
+        .correlation_id
+        .filter(|_| !roles.correlation_id_is_option)
+    {
+        let field = &variant.fields[index];
+        if generics::mentions(field.ty, params) {
+            bounds.push(field.ty, Bound::Fmt("Display"));
+        }
+    }
+}
+
+/// The variant's `effect`, `idempotent` and `retryable` (else the
+/// container's), with the check that `retryable = true` is safe.
+fn retry(
+    cx: &Ctxt,
+    variant: &Variant,
+    own: &ItemAttrs,
+    container: &ItemAttrs,
+    class: Class,
+) -> Retry {
+    let effect = own
+        .effect
+        .as_ref()
+        .or(container.effect.as_ref())
+        .map(|(_, effect)| *effect);
+    let idempotent = own.idempotent.is_some() || container.idempotent.is_some();
+    let retryable = own.retryable.or(container.retryable);
+    let effective_effect = effect.unwrap_or_else(|| class.default_effect());
+    if let Some((true, span)) = retryable
+        && effective_effect != Effect::Nothing
+        && !idempotent
+    {
+        let why = match effect {
+            Some(_) => format!("its effect is `{}`", effective_effect.spelling()),
+            None => format!(
+                "a `{}` failure may have taken effect (its default effect is `{}`)",
+                class.name(),
+                effective_effect.spelling()
+            ),
+        };
+        cx.push(syn::Error::new(
+            span,
+            format!(
+                "`retryable = true` on `{}`: {why}, so repeating the call blindly is not safe; add `idempotent` if repeating the operation is harmless, or `effect = nothing` if the call never changes state",
+                variant.ident
+            ),
+        ));
+    }
+    Retry {
+        effect,
+        idempotent,
+        retryable: retryable.map(|(value, _)| value),
+        apply_rule: effect.is_some()
+            || idempotent
+            || retryable.is_some()
+            || effective_effect != Effect::Nothing,
+    }
 }
 
 /// Resolves and checks a template against the variant's fields.
