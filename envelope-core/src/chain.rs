@@ -11,8 +11,8 @@ use std::error::Error;
 use std::io;
 
 use crate::class::ErrorClass;
-use crate::envelope_trait::Envelope;
 use crate::envelope::ErrorEnvelope;
+use crate::envelope_trait::Envelope;
 
 /// How many errors of a `source()` chain [`from_error`] and [`Recognizer`]
 /// examine, the outermost one included: 64. A chain longer than this (or

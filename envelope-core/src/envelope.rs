@@ -332,7 +332,9 @@ impl ErrorEnvelope {
             idempotent,
         } = fields.rule;
         fields.retryable = retryable(may_succeed, fields.effect, idempotent);
-        fields.next_steps.retain(|step| !Effect::is_check_step(step));
+        fields
+            .next_steps
+            .retain(|step| !Effect::is_check_step(step));
         let safe = fields.effect.allows_repeat(idempotent);
         if let Some(step) = fields.effect.check_step().filter(|_| !safe) {
             fields.next_steps.insert(0, String::from(step));

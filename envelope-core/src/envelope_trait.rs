@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::variant_spec::VariantSpec;
 use crate::category::UserErrorCategory;
 use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 #[cfg(feature = "http")]
 use crate::render::problem::ProblemDetails;
 use crate::tool_result::ToolResult;
+use crate::variant_spec::VariantSpec;
 
 /// An error that can describe itself to an LLM agent.
 ///

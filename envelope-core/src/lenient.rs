@@ -23,13 +23,17 @@ where
 
 /// `ora_code`: a whole number in `i32` range, written as an integer or as a
 /// float without a fraction (`942.0`); `null` is `None`.
-pub(crate) fn ora_code<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i32>, D::Error> {
+pub(crate) fn ora_code<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<i32>, D::Error> {
     deserializer.deserialize_option(WholeNumber::new("ora_code"))
 }
 
 /// `retry_after_ms`: a whole number in `u64` range, written as an integer or
 /// as a float without a fraction (`1500.0`); `null` is `None`.
-pub(crate) fn retry_after_ms<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u64>, D::Error> {
+pub(crate) fn retry_after_ms<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<u64>, D::Error> {
     deserializer.deserialize_option(WholeNumber::new("retry_after_ms"))
 }
 

@@ -20,7 +20,6 @@
 
 pub mod args;
 mod argument_error;
-mod variant_spec;
 mod category;
 mod chain;
 mod class;
@@ -38,13 +37,13 @@ mod render;
 mod role;
 mod std_errors;
 mod tool_result;
+mod variant_spec;
 
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
 
 pub use crate::argument_error::{ArgumentError, ArgumentErrorKind};
-pub use crate::variant_spec::VariantSpec;
 pub use crate::category::UserErrorCategory;
 pub use crate::chain::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
 pub use crate::class::{ErrorClass, Owner, ParseClassError};
@@ -55,3 +54,4 @@ pub use crate::envelope_trait::Envelope;
 pub use crate::render::problem;
 pub use crate::render::{catalog_json, catalog_markdown};
 pub use crate::tool_result::ToolResult;
+pub use crate::variant_spec::VariantSpec;

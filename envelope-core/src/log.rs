@@ -4,8 +4,8 @@
 use std::error::Error;
 
 use crate::class::{ErrorClass, Owner};
-use crate::envelope_trait::Envelope;
 use crate::envelope::ErrorEnvelope;
+use crate::envelope_trait::Envelope;
 
 /// How many `source()` links [`report`] logs at most; a longer (or cyclic)
 /// chain ends with `"..."`.

@@ -18,13 +18,13 @@ pub use std::vec::Vec;
 pub use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use crate::variant_spec::VariantSpec;
 pub use crate::category::UserErrorCategory;
 pub use crate::class::ErrorClass;
-pub use crate::envelope_trait::Envelope;
 pub use crate::effect::Effect;
 pub use crate::envelope::ErrorEnvelope;
+pub use crate::envelope_trait::Envelope;
 pub use crate::role::{OptionalId, OraField, RetryField, StrList, ToolField};
+pub use crate::variant_spec::VariantSpec;
 
 /// One plain variant's catalog entry with the class's defaults (category,
 /// effect, retryability); the derive chains `VariantSpec`'s `with_*`
@@ -176,9 +176,7 @@ pub fn fill(
     let envelope_class = envelope.error_class;
     let fields = envelope.fields_mut();
     if fields.suggested_tool.is_none() {
-        let by_class = tools
-            .iter()
-            .find(|(class, _)| *class == envelope_class);
+        let by_class = tools.iter().find(|(class, _)| *class == envelope_class);
         fields.suggested_tool = by_class.map(|(_, tool)| *tool).or(tool).map(String::from);
     }
     if fields.help_url.is_none() {

@@ -14,8 +14,8 @@ use std::io::{self, ErrorKind};
 use std::num::{IntErrorKind, ParseIntError};
 
 use crate::class::{ErrorClass, Owner};
-use crate::envelope_trait::Envelope;
 use crate::envelope::ErrorEnvelope;
+use crate::envelope_trait::Envelope;
 
 /// One error's place in the table: its class, its code, and the message for
 /// a caller-owned class (server-owned classes ignore it).

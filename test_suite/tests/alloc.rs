@@ -14,7 +14,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use common::{DbError, object_not_found, samples};
-use envelope::{Envelope, ToolResult};
+use envelope::Envelope;
 
 struct Counting;
 
@@ -168,8 +168,7 @@ fn to_envelope_copies_each_string_once() {
 fn tool_results_allocate_as_the_hand_written_path() {
     for error in samples() {
         let name = format!("{error:?}");
-        let (hand, by_hand) =
-            allocations(|| error.hand_to_envelope().to_tool_result("call_42"));
+        let (hand, by_hand) = allocations(|| error.hand_to_envelope().to_tool_result("call_42"));
         let (result, n) = allocations(|| error.to_tool_result("call_42"));
         assert_eq!(n, by_hand, "{name}");
         assert_eq!(result, hand, "{name}");

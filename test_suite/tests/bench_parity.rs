@@ -69,7 +69,7 @@ fn expected_json() -> [(String, UserErrorCategory); 12] {
         ),
         (
             r#"{"isError":true,"error_class":"INSUFFICIENT_PRIVILEGE","message":"privilege CREATE TABLE is required","ora_code":1031,"code":"PRIVILEGE","category":"WorkflowDependency"}"#.to_owned(),
-            U::Validation,
+            U::WorkflowDependency,
         ),
         (
             r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait, then retry the same call"],"retry_after_ms":250,"code":"BUSY","category":"Technical","retryable":true}"#.to_owned(),

@@ -279,7 +279,10 @@ fn effects_read_back_and_unknown_effects_are_unknown() {
     assert_eq!(env.effect, Effect::Unknown);
     let env =
         read(r#"{"error_class":"TIMEOUT","message":"m","effect":null,"correlation_id":null}"#);
-    assert_eq!((env.effect, env.correlation_id.clone()), (Effect::Nothing, None));
+    assert_eq!(
+        (env.effect, env.correlation_id.clone()),
+        (Effect::Nothing, None)
+    );
     // `retryable: null` is what `new` would set: not retryable after an
     // unknown effect.
     let env =

@@ -179,9 +179,9 @@ fn generic_and_lifetime_parameterized_types() {
             table: &table,
         })
         .content[0]
-        .as_text()
-        .unwrap()
-        .text,
+            .as_text()
+            .unwrap()
+            .text,
         expected
     );
     assert_eq!(err.into_contents(), vec![ContentBlock::text(expected)]);

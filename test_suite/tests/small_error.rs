@@ -46,10 +46,7 @@ fn the_envelope_is_one_pointer_wide() {
     assert_eq!(size_of::<ErrorEnvelope>(), size_of::<usize>());
     // The box's niche: an `Option` or a `Result` around it costs nothing.
     assert_eq!(size_of::<Option<ErrorEnvelope>>(), size_of::<usize>());
-    assert_eq!(
-        size_of::<Result<(), ErrorEnvelope>>(),
-        size_of::<usize>()
-    );
+    assert_eq!(size_of::<Result<(), ErrorEnvelope>>(), size_of::<usize>());
     assert!(size_of::<ServerError>() <= 2 * size_of::<usize>());
 }
 

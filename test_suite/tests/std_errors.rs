@@ -712,11 +712,11 @@ fn rate_limit_and_quota_classes_in_the_catalog() {
     assert_eq!(
         envelope::catalog_markdown(DocError::catalog()),
         concat!(
-            "| code | class | owner | category | retryable | suggested tool | message template |\n",
-            "|---|---|---|---|---|---|---|\n",
-            "| `NOT_FOUND` | `OBJECT_NOT_FOUND` | caller | `NotFound` | no | `list_documents` | document {name} does not exist |\n",
-            "| `WRITE_RATE` | `RATE_LIMITED` | caller | `Technical` | yes | — | too many writes; wait, then retry |\n",
-            "| `STORAGE` | `QUOTA_EXCEEDED` | caller | `Technical` | no | — | the storage quota is used up |\n",
+            "| code | class | owner | category | effect | retryable | suggested tool | message template |\n",
+            "|---|---|---|---|---|---|---|---|\n",
+            "| `NOT_FOUND` | `OBJECT_NOT_FOUND` | caller | `NotFound` | nothing | no | `list_documents` | document {name} does not exist |\n",
+            "| `WRITE_RATE` | `RATE_LIMITED` | caller | `Technical` | nothing | yes | — | too many writes; wait, then retry |\n",
+            "| `STORAGE` | `QUOTA_EXCEEDED` | caller | `Technical` | nothing | no | — | the storage quota is used up |\n",
         )
     );
 }

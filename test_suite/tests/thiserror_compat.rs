@@ -183,12 +183,12 @@ fn catalog_lists_every_variant() {
     assert_eq!(
         envelope::catalog_markdown(ImportError::catalog()),
         concat!(
-            "| code | class | owner | category | retryable | suggested tool | message template |\n",
-            "|---|---|---|---|---|---|---|\n",
-            "| `TABLE_MISSING` | `OBJECT_NOT_FOUND` | caller | `NotFound` | no | `list_tables` | (Display) |\n",
-            "| `BAD_ROW` | `INVALID_ARGUMENTS` | caller | `Validation` | no | — | (Display) |\n",
-            "| `ROW_SHAPE` | `INVALID_ARGUMENTS` | caller | `Validation` | no | — | (Display) |\n",
-            "| — | *delegated* | — | — | — | — | variant `Storage` delegates its envelope |\n",
+            "| code | class | owner | category | effect | retryable | suggested tool | message template |\n",
+            "|---|---|---|---|---|---|---|---|\n",
+            "| `TABLE_MISSING` | `OBJECT_NOT_FOUND` | caller | `NotFound` | nothing | no | `list_tables` | (Display) |\n",
+            "| `BAD_ROW` | `INVALID_ARGUMENTS` | caller | `Validation` | nothing | no | — | (Display) |\n",
+            "| `ROW_SHAPE` | `INVALID_ARGUMENTS` | caller | `Validation` | nothing | no | — | (Display) |\n",
+            "| — | *delegated* | — | — | — | — | — | variant `Storage` delegates its envelope |\n",
         )
     );
 }

@@ -72,7 +72,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use crate::argument_error::json_type;
-use crate::argument_error::{ArgumentError, ArgumentErrorKind};
+use crate::argument_error::ArgumentError;
+#[cfg(feature = "jsonschema")]
+use crate::argument_error::ArgumentErrorKind;
 use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 #[cfg(feature = "schemars")]

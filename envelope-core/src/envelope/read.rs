@@ -137,4 +137,3 @@ impl<'de> Deserialize<'de> for Retryable {
             .map(|retryable| retryable.map_or(Retryable::Null, Retryable::Given))
     }
 }
-

@@ -83,7 +83,7 @@ fn main() {
         envelope: real_std::vec![real_std::borrow::ToOwned::to_owned("EMPLOYEES")],
         out: real_std::borrow::ToOwned::to_owned("hunter2"),
     };
-    let json = envelope::Envelope::to_envelope(&err).to_json_string();
+    let json = envelope::Envelope::to_json_string(&envelope::Envelope::to_envelope(&err));
     real_std::assert_eq!(
         json,
         r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no table named EMP","suggested_tool":"inspect","fuzzy_matches":["EMPLOYEES"],"code":"MISSING","category":"NotFound"}"#
