@@ -71,10 +71,10 @@ use std::cmp::Ordering;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use crate::argument_error::json_type;
 use crate::argument_error::ArgumentError;
 #[cfg(feature = "jsonschema")]
 use crate::argument_error::ArgumentErrorKind;
+pub use crate::argument_error::json_type;
 use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 #[cfg(feature = "schemars")]
