@@ -128,9 +128,9 @@ pub use envelope_core::log;
 #[cfg(feature = "http")]
 pub use envelope_core::problem;
 pub use envelope_core::{
-    ArgumentError, ArgumentErrorKind, Effect, Envelope, EnvelopeFields, ErrorClass, ErrorEnvelope,
-    Owner, ParseClassError, ToolResult, UserErrorCategory, VariantSpec, args, catalog_json,
-    catalog_markdown, fuzzy,
+    ArgumentError, ArgumentErrorKind, CallBehaviour, CallContext, Effect, Envelope, EnvelopeFields,
+    ErrorClass, ErrorEnvelope, OrFail, Owner, ParseClassError, ToolResult, UserErrorCategory,
+    VariantSpec, args, catalog_json, catalog_markdown, fuzzy,
 };
 pub use envelope_core::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
 pub use envelope_derive::Envelope;
@@ -167,12 +167,12 @@ macro_rules! __envelope_integrations {
 }
 
 /// Under `rmcp`, for the derived type `T`:
-/// - `rmcp::model::IntoContents for T`: one text block with the envelope's
-///   JSON. Through rmcp's blanket impls this makes `T` an
-///   `IntoCallToolResult`, so a tool returning `Result<Json<Row>, T>` needs
-///   no glue; rmcp marks the `Err` result `is_error: true` and the envelope
-///   stays out of `structuredContent`, which a declared `outputSchema`
-///   describes (MCP 2025-06-18, "Structured Content").
+/// - `rmcp::handler::server::tool::IntoCallToolResult for T`: a tool error
+///   result with the envelope's JSON as its one text block (and, with
+///   `sep-3313`, the tool-failure `_meta`), so a tool returning
+///   `Result<Json<Row>, T>` needs no glue; the envelope stays out of
+///   `structuredContent`, which a declared `outputSchema` describes (MCP
+///   2025-06-18, "Structured Content").
 /// - `From<T> for rmcp::model::CallToolResult`: the full result with the
 ///   envelope in `structuredContent`, for tools without an `outputSchema`
 ///   (`Result<String, CallToolResult>` and `?`).
@@ -183,14 +183,18 @@ macro_rules! __envelope_rmcp {
     (impl [$($generics:tt)*] for [$($ty:tt)*] [$($where:tt)*]) => {
         #[automatically_derived]
         #[allow(deprecated)]
-        impl $($generics)* $crate::__private::rmcp::IntoContents for $($ty)* $($where)* {
-            fn into_contents(self) -> $crate::__private::Vec<$crate::__private::rmcp::ContentBlock> {
-                $crate::__private::rmcp::contents(self)
+        impl $($generics)* $crate::__private::rmcp::IntoCallToolResult for $($ty)* $($where)* {
+            fn into_call_tool_result(
+                self,
+            ) -> ::core::result::Result<
+                $crate::__private::rmcp::CallToolResponse,
+                $crate::__private::rmcp::ErrorData,
+            > {
+                $crate::__private::rmcp::into_call_tool_result(self)
             }
         }
 
         #[automatically_derived]
-
         #[allow(deprecated)]
         impl $($generics)* ::core::convert::From<$($ty)*> for $crate::__private::rmcp::CallToolResult $($where)* {
             #[inline]

@@ -341,6 +341,20 @@ impl ErrorEnvelope {
         }
     }
 
+    /// Applies what a call declares about itself (see `CallBehaviour`): a
+    /// read-only call changed nothing, whatever the error said; an
+    /// idempotent one may be repeated whatever the effect. What the error
+    /// said otherwise (its `retryable`, its effect on a call that is not
+    /// read-only) stays, and the retry rule is applied again.
+    pub(crate) fn apply_call(&mut self, read_only: bool, idempotent: bool) {
+        let fields = self.fields_mut();
+        if read_only {
+            fields.effect = Effect::Nothing;
+        }
+        fields.rule.idempotent |= idempotent;
+        self.apply_retry_rule();
+    }
+
     /// Sets what the failed call changed, and applies the retry rule again:
     /// anything but [`Effect::Nothing`] makes the envelope not retryable
     /// and puts a check step first, unless the operation was declared
@@ -511,6 +525,21 @@ impl std::error::Error for ErrorEnvelope {}
 /// A [`Duration`] in whole milliseconds, saturating at `u64::MAX`.
 pub(crate) fn duration_ms(wait: Duration) -> u64 {
     u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// An id unique within this process (see `CallContext::generated_id`).
+pub(crate) fn generated_id() -> String {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static PROCESS: OnceLock<String> = OnceLock::new();
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    let process = PROCESS.get_or_init(|| {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u32(std::process::id());
+        format!("{:08x}", hasher.finish() & 0xffff_ffff)
+    });
+    format!("{process}-{}", NEXT.fetch_add(1, Ordering::Relaxed))
 }
 
 /// The longest correlation id kept, in bytes.

@@ -8,7 +8,8 @@
 //!
 //! The files run one way: the types (`class`, `category`, `effect`,
 //! `argument_error`, `envelope`, `tool_result`, `variant_spec`), then the
-//! renderers (`render/`), then the [`Envelope`] trait over them, the impls
+//! renderers (`render/`), then the [`Envelope`] trait over them, the call
+//! context that answers a tool call's errors (`call`), the impls
 //! for std errors (`std_errors`), the readers (`chain`, `args`), the
 //! operator log (`log`, feature `tracing`), one module per integration
 //! (`integrations/`) and the derive's support (`role`, `__private`).
@@ -20,6 +21,7 @@
 
 pub mod args;
 mod argument_error;
+mod call;
 mod category;
 mod chain;
 mod class;
@@ -44,12 +46,16 @@ mod variant_spec;
 pub mod __private;
 
 pub use crate::argument_error::{ArgumentError, ArgumentErrorKind};
+pub use crate::call::{CallBehaviour, CallContext, OrFail};
 pub use crate::category::UserErrorCategory;
 pub use crate::chain::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
 pub use crate::class::{ErrorClass, Owner, ParseClassError};
 pub use crate::effect::Effect;
 pub use crate::envelope::{EnvelopeFields, ErrorEnvelope};
 pub use crate::envelope_trait::Envelope;
+#[cfg(feature = "rmcp")]
+#[doc(inline)]
+pub use crate::integrations::rmcp;
 #[cfg(feature = "http")]
 pub use crate::render::problem;
 pub use crate::render::{catalog_json, catalog_markdown};

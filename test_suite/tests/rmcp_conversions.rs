@@ -10,7 +10,7 @@ use std::fmt;
 
 use envelope::{Envelope, ErrorEnvelope};
 use rmcp::handler::server::tool::IntoCallToolResult;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, IntoContents};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::{ErrorData, Json};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -104,9 +104,11 @@ fn text(result: &CallToolResult) -> &str {
 }
 
 #[test]
-fn derived_error_is_into_contents() {
-    let contents = missing().into_contents();
-    assert_eq!(contents, vec![ContentBlock::text(MISSING_JSON)]);
+fn derived_error_is_a_tool_error_result() {
+    let result = complete(missing().into_call_tool_result());
+    assert_eq!(result.content, vec![ContentBlock::text(MISSING_JSON)]);
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(result.structured_content, None);
 }
 
 #[test]
@@ -184,7 +186,10 @@ fn generic_and_lifetime_parameterized_types() {
             .text,
         expected
     );
-    assert_eq!(err.into_contents(), vec![ContentBlock::text(expected)]);
+    assert_eq!(
+        complete(err.into_call_tool_result()).content,
+        vec![ContentBlock::text(expected)]
+    );
     let result = CallToolResult::from(Lookup::Missing {
         key: "k",
         table: &table,

@@ -1,56 +1,275 @@
-//! rmcp (feature `rmcp`; only its model types, no runtime): an envelope,
-//! and through the facade every derived type, becomes rmcp's
-//! `CallToolResult` and an rmcp tool error.
+//! rmcp (feature `rmcp`): tool errors that need no glue.
 //!
-//! Both shapes carry the envelope's compact JSON in one text block, and
-//! rmcp marks them `is_error: Some(true)`:
+//! - [`CallContext`] is a tool-function parameter: rmcp fills it for each
+//!   call (`FromContextPart`) with the tool's name, its declared
+//!   annotations (`readOnlyHint`, `idempotentHint`, `destructiveHint`, read
+//!   from the server's router through [`Tools`]), a correlation id from the
+//!   request and the client's cancellation. A fallible line in a tool is
+//!   then `.or_fail(&call)?`.
+//! - `ErrorEnvelope`, and through the facade every derived type, is an
+//!   rmcp tool error (`IntoCallToolResult`): `Result<Json<T>, ErrorEnvelope>`
+//!   is a valid `#[tool]` return type. The error result carries the
+//!   envelope's compact JSON in one text block and no `structuredContent`,
+//!   which a declared `outputSchema` describes (MCP 2025-06-18,
+//!   "Structured Content"); with the `sep-3313` feature it also carries the
+//!   draft tool-failure `_meta` object.
+//! - `From<ErrorEnvelope> for CallToolResult` gives the full result, the
+//!   envelope in `structuredContent` too (the JSON of
+//!   [`Envelope::to_mcp_result`]), for a tool without an `outputSchema`.
+//! - [`call_tool`] routes a `tools/call` and answers a call of an unknown
+//!   tool with the near-miss tool names ([`UnknownTool`]).
 //!
-//! - `From<ErrorEnvelope> for CallToolResult` also sets
-//!   `structured_content` to the envelope object: the JSON of
-//!   [`Envelope::to_mcp_result`], for a tool without an `outputSchema`
-//!   (`Result<String, CallToolResult>` and `?`).
-//! - `IntoContents for ErrorEnvelope` gives the text block only. Through
-//!   rmcp's blanket impls it makes `Result<T, ErrorEnvelope>` a valid
-//!   return type of a `#[tool]` function whenever `T` is one (`String`,
-//!   `Json<Row>`, `CallToolResult`); rmcp leaves `structuredContent` out
-//!   of the `Err` result, which a declared `outputSchema` describes (MCP
-//!   2025-06-18, "Structured Content").
+//! A server wires it with one impl and one method:
+//!
+//! ```text
+//! impl envelope::rmcp::Tools for NotesServer {
+//!     fn tool_router(&self) -> &ToolRouter<Self> { &self.tool_router }
+//! }
+//!
+//! #[tool_handler(router = self.tool_router)]
+//! impl ServerHandler for NotesServer {
+//!     async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>)
+//!         -> Result<CallToolResponse, ErrorData> {
+//!         envelope::rmcp::call_tool(self, request, context).await
+//!     }
+//! }
+//! ```
+//!
+//! and a tool reads
+//! `async fn get_note(&self, call: CallContext, Parameters(Args(args)): Parameters<Args<GetNote>>) -> Result<Json<Note>, ErrorEnvelope>`
+//! (the whole server: `test_suite/examples/mcp_server.rs`).
 
-pub use ::rmcp::model::{CallToolResult, ContentBlock, IntoContents};
+pub use ::rmcp::ErrorData;
+pub use ::rmcp::handler::server::tool::IntoCallToolResult;
+pub use ::rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
+use ::rmcp::RoleServer;
+use ::rmcp::handler::server::common::FromContextPart;
+use ::rmcp::handler::server::router::tool::ToolRouter;
+use ::rmcp::handler::server::tool::ToolCallContext;
+use ::rmcp::model::{CallToolRequestParams, MetaObject, RequestId};
+use ::rmcp::service::RequestContext;
+use serde_json::Value;
+
+use crate::call::{CallBehaviour, CallContext};
+use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 use crate::envelope_trait::Envelope;
 
 impl From<ErrorEnvelope> for CallToolResult {
     fn from(envelope: ErrorEnvelope) -> Self {
-        call_tool_result(envelope)
+        full_result(&envelope)
     }
 }
 
-impl IntoContents for ErrorEnvelope {
-    fn into_contents(self) -> Vec<ContentBlock> {
-        contents(self)
+impl IntoCallToolResult for ErrorEnvelope {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        Ok(text_result(&self).into())
     }
 }
 
-/// The body of a derived type's `IntoContents`: one text block with the
-/// envelope's compact JSON.
-#[must_use]
-pub fn contents<E: Envelope>(error: E) -> Vec<ContentBlock> {
-    vec![ContentBlock::text(error.to_json_string())]
-}
-
-/// The body of a derived type's `From<T> for CallToolResult`: the full
-/// result, the envelope in `structured_content`.
-#[must_use]
-pub fn call_tool_result<E: Envelope>(error: E) -> CallToolResult {
-    let envelope = error.into_envelope();
-    // Not `CallToolResult::structured_error`: it would write the text from a
-    // `Value`, losing the envelope's documented key order.
+/// The result with the envelope as text only: what a tool's `Err` becomes.
+fn text_result(envelope: &ErrorEnvelope) -> CallToolResult {
     let mut result = CallToolResult::error(vec![ContentBlock::text(envelope.json_string())]);
     result.is_error = Some(envelope.is_error);
+    result.meta = crate::render::mcp::result_meta(envelope).map(MetaObject::from);
+    result
+}
+
+/// The result with the envelope in `structured_content` too.
+fn full_result(envelope: &ErrorEnvelope) -> CallToolResult {
+    // Not `CallToolResult::structured_error`: it would write the text from a
+    // `Value`, losing the envelope's documented key order.
+    let mut result = text_result(envelope);
     result.structured_content = Some(envelope.to_json());
     result
+}
+
+/// The body of a derived type's `IntoCallToolResult`.
+#[doc(hidden)]
+pub fn into_call_tool_result<E: Envelope>(error: E) -> Result<CallToolResponse, ErrorData> {
+    Ok(text_result(&error.into_envelope()).into())
+}
+
+/// The body of a derived type's `From<T> for CallToolResult`.
+#[doc(hidden)]
+#[must_use]
+pub fn call_tool_result<E: Envelope>(error: E) -> CallToolResult {
+    full_result(&error.into_envelope())
+}
+
+/// A server whose tools take a [`CallContext`]: it lends the router, so
+/// the context can read each tool's declared annotations, and says how a
+/// call of an unknown tool is answered. One line for most servers:
+/// `fn tool_router(&self) -> &ToolRouter<Self> { &self.tool_router }`.
+pub trait Tools: Sized + Send + Sync + 'static {
+    /// The server's tool router (the one `#[tool_router]` built).
+    fn tool_router(&self) -> &ToolRouter<Self>;
+
+    /// How [`call_tool`] answers a call of a tool the router does not
+    /// have; see [`UnknownTool`]. The provided method returns
+    /// [`UnknownTool::ToolError`].
+    fn unknown_tool(&self) -> UnknownTool {
+        UnknownTool::ToolError
+    }
+}
+
+/// How a call of an unknown tool is answered.
+///
+/// The default is a tool error. Both official SDK servers answer an
+/// unknown tool with a tool result (TypeScript SDK 1.32: `isError` text
+/// "MCP error -32602: Tool nope not found"; Python SDK 2.3: "Unknown tool:
+/// nope"), the direction of the open SEP-2145, and a host passes a tool
+/// result to the model, which can then pick the near miss and call again.
+/// A JSON-RPC error often stops at the host, which rmcp's own answer (the
+/// `-32602` "tool not found" the current specification's examples show)
+/// does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum UnknownTool {
+    /// A tool error result carrying an `OBJECT_NOT_FOUND` envelope, code
+    /// `UNKNOWN_TOOL`, with the near-miss tool names in `fuzzy_matches`
+    /// and a next step.
+    #[default]
+    ToolError,
+    /// The JSON-RPC error `-32602` (invalid params), its message naming
+    /// the near misses (`unknown tool "get_nte"; did you mean "get_note"?`)
+    /// and its `data` the same envelope as JSON.
+    ProtocolError,
+}
+
+/// Routes one `tools/call` to the server's router, as rmcp's
+/// `#[tool_handler]` does, except for a tool the router does not have (or
+/// has disabled): that call is answered as [`Tools::unknown_tool`] says,
+/// through a [`CallContext`] (correlation id, one log line).
+///
+/// # Errors
+///
+/// What the router returns (a tool's protocol error, an argument that
+/// does not deserialize); for an unknown tool with
+/// [`UnknownTool::ProtocolError`], `-32602` with the near misses.
+pub async fn call_tool<S: Tools>(
+    server: &S,
+    request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData> {
+    let router = server.tool_router();
+    let name = request.name.clone();
+    if router.has_route(&name) && !router.is_disabled(&name) {
+        return router
+            .call(ToolCallContext::new(server, request, context))
+            .await;
+    }
+    let call = CallContext::new(name.clone())
+        .with_correlation_id(correlation_id(&context.meta, &context.id))
+        .with_behaviour(CallBehaviour::READ);
+    let known: Vec<String> = router
+        .list_all()
+        .into_iter()
+        .map(|tool| tool.name.into_owned())
+        .collect();
+    let envelope = call.fail(unknown_tool(&name, &known));
+    match server.unknown_tool() {
+        UnknownTool::ToolError => envelope.into_call_tool_result(),
+        UnknownTool::ProtocolError => {
+            let mut message = format!("unknown tool {}", Value::from(cut(&name)));
+            if !envelope.fuzzy_matches.is_empty() {
+                let names: Vec<String> = envelope
+                    .fuzzy_matches
+                    .iter()
+                    .map(|n| Value::from(n.as_str()).to_string())
+                    .collect();
+                message.push_str(&format!("; did you mean {}?", names.join(" or ")));
+            }
+            Err(ErrorData::invalid_params(message, Some(envelope.to_json())))
+        }
+    }
+}
+
+/// The longest tool name echoed back, in characters.
+const MAX_NAME_CHARS: usize = 64;
+
+/// A caller's name, cut to [`MAX_NAME_CHARS`] characters.
+fn cut(name: &str) -> String {
+    match name.char_indices().nth(MAX_NAME_CHARS) {
+        Some((end, _)) => format!("{}…", &name[..end]),
+        None => name.to_owned(),
+    }
+}
+
+/// The envelope of a call of the unknown tool `name` on a server with the
+/// tools `known`.
+fn unknown_tool(name: &str, known: &[String]) -> ErrorEnvelope {
+    let near = crate::fuzzy::suggest(name, known, 3);
+    let step = if near.is_empty() {
+        "list the tools with tools/list and call one of them"
+    } else {
+        "call the tool in fuzzy_matches that was meant, with the same arguments"
+    };
+    ErrorEnvelope::new(
+        ErrorClass::ObjectNotFound,
+        format!("no tool is called {}", Value::from(cut(name))),
+    )
+    .with_code("UNKNOWN_TOOL")
+    .with_fuzzy_matches(near)
+    .with_next_step(step)
+}
+
+/// The correlation id of a request: the trace id of a W3C `traceparent`
+/// the client sent in `_meta` (`00-<trace id>-<parent id>-<flags>`), else
+/// a `correlationId` it sent there, else a generated id followed by the
+/// JSON-RPC request id (`"3f9a1c0d-7-req-12"`), unique within this process.
+fn correlation_id(meta: &MetaObject, request: &RequestId) -> String {
+    let sent = |key: &str| meta.get(key).and_then(Value::as_str).map(str::trim);
+    if let Some(trace) = sent("traceparent").and_then(trace_id) {
+        return trace.to_owned();
+    }
+    if let Some(id) = sent("correlationId").filter(|id| !id.is_empty()) {
+        return id.to_owned();
+    }
+    format!("{}-req-{request}", CallContext::generated_id())
+}
+
+/// The trace id of a W3C Trace Context `traceparent` value (version `00`:
+/// 32 lower-case hex digits, not all zero), if it is one.
+fn trace_id(traceparent: &str) -> Option<&str> {
+    let mut parts = traceparent.split('-');
+    let (version, trace) = (parts.next()?, parts.next()?);
+    let hex = |s: &str, len: usize| {
+        s.len() == len
+            && s.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    (hex(version, 2) && hex(trace, 32) && trace.bytes().any(|b| b != b'0')).then_some(trace)
+}
+
+/// rmcp fills a tool's `CallContext` parameter: the tool's name, its
+/// declared annotations, the request's correlation id and the client's
+/// cancellation token.
+impl<S: Tools> FromContextPart<ToolCallContext<'_, S>> for CallContext {
+    fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        let name = context.name.clone();
+        let behaviour = context
+            .service
+            .tool_router()
+            .get(&name)
+            .and_then(|tool| tool.annotations.as_ref())
+            .map(|hints| {
+                CallBehaviour::from_hints(
+                    hints.read_only_hint,
+                    hints.idempotent_hint,
+                    hints.destructive_hint,
+                )
+            })
+            .unwrap_or_default();
+        let request = &context.request_context;
+        let id = correlation_id(&request.meta, &request.id);
+        let cancelled = request.ct.clone();
+        Ok(CallContext::new(name)
+            .with_correlation_id(id)
+            .with_behaviour(behaviour)
+            .with_cancellation(move || cancelled.is_cancelled()))
+    }
 }
 
 #[cfg(test)]
@@ -58,13 +277,15 @@ mod tests {
     use rmcp::model::CallToolResult;
     use serde_json::json;
 
-    use crate::{Envelope, ErrorClass, ErrorEnvelope};
+    use super::*;
 
     fn busy() -> ErrorEnvelope {
-        ErrorEnvelope::new(ErrorClass::Busy, "pool full").with_retry_after_ms(250)
+        ErrorEnvelope::new(ErrorClass::Busy, "pool full")
+            .with_retry_after_ms(250)
+            .with_correlation_id("c-1")
     }
 
-    const BUSY_JSON: &str = r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true}"#;
+    const BUSY_JSON: &str = r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true,"correlation_id":"c-1"}"#;
 
     #[test]
     fn from_envelope_matches_the_json_renderer() {
@@ -73,18 +294,88 @@ mod tests {
         assert_eq!(result.content.len(), 1);
         assert_eq!(result.content[0].as_text().unwrap().text, BUSY_JSON);
         assert_eq!(result.structured_content, Some(busy().to_json()));
-        assert_eq!(result.meta, None);
         // rmcp's own wire form equals `to_mcp_result`, `resultType`
-        // included.
-        let wire = serde_json::to_value(&result).unwrap();
+        // included (`retryNotBefore` aside, which is computed now).
+        let mut wire = serde_json::to_value(&result).unwrap();
+        let mut json = busy().to_mcp_result();
         assert_eq!(wire["resultType"], json!("complete"));
-        assert_eq!(wire, busy().to_mcp_result());
+        for value in [&mut wire, &mut json] {
+            if let Some(failure) = value.pointer_mut("/_meta/io.modelcontextprotocol~1toolFailure")
+            {
+                failure.as_object_mut().unwrap().remove("retryNotBefore");
+            }
+        }
+        assert_eq!(wire, json);
     }
 
     #[test]
-    fn contents_are_the_json_text() {
-        let contents = rmcp::model::IntoContents::into_contents(busy());
-        assert_eq!(contents.len(), 1);
-        assert_eq!(contents[0].as_text().unwrap().text, BUSY_JSON);
+    fn a_tool_error_is_the_text_block_only() {
+        let CallToolResponse::Complete(result) = busy().into_call_tool_result().unwrap() else {
+            panic!("a complete result")
+        };
+        assert_eq!(result.is_error, Some(true));
+        assert_eq!(result.content.len(), 1);
+        assert_eq!(result.content[0].as_text().unwrap().text, BUSY_JSON);
+        assert_eq!(result.structured_content, None);
+        #[cfg(not(feature = "sep-3313"))]
+        assert_eq!(result.meta, None);
+        #[cfg(feature = "sep-3313")]
+        assert_eq!(
+            result
+                .meta
+                .unwrap()
+                .get("io.modelcontextprotocol/toolFailure")
+                .unwrap()["class"],
+            json!("reliability")
+        );
+    }
+
+    #[test]
+    fn unknown_tool_names_the_near_misses() {
+        let known = ["get_note", "search_notes", "create_note", "delete_note"].map(String::from);
+        assert_eq!(
+            unknown_tool("get_nte", &known).to_json_string(),
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"get_nte\"","fuzzy_matches":["get_note"],"next_steps":["call the tool in fuzzy_matches that was meant, with the same arguments"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#
+        );
+        assert_eq!(
+            unknown_tool("zzzzzzzzzzzz", &known).next_steps,
+            ["list the tools with tools/list and call one of them"]
+        );
+        let long = "x".repeat(100);
+        assert_eq!(
+            unknown_tool(&long, &known).message,
+            format!("no tool is called \"{}…\"", "x".repeat(64))
+        );
+    }
+
+    #[test]
+    fn correlation_ids_from_the_request() {
+        let meta = |value: Value| MetaObject::from(value.as_object().unwrap().clone());
+        let request = RequestId::Number(12);
+        assert_eq!(
+            correlation_id(
+                &meta(
+                    json!({"traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"})
+                ),
+                &request
+            ),
+            "4bf92f3577b34da6a3ce929d0e0e4736"
+        );
+        // Not a traceparent (all-zero trace id, wrong length): the next source.
+        assert_eq!(
+            correlation_id(
+                &meta(json!({
+                    "traceparent": "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+                    "correlationId": "corr-5"
+                })),
+                &request
+            ),
+            "corr-5"
+        );
+        let generated = correlation_id(&meta(json!({"traceparent": "junk"})), &request);
+        assert!(generated.ends_with("-req-12"), "{generated}");
+        assert_eq!(generated.split_once('-').unwrap().0.len(), 8);
+        let other = correlation_id(&meta(json!({})), &request);
+        assert_ne!(generated, other);
     }
 }

@@ -1,34 +1,235 @@
-//! The MCP `CallToolResult` shape for an error envelope, as JSON; the
-//! rmcp types of the same shape are in `integrations/rmcp.rs`.
+//! The MCP `CallToolResult` shape for an error envelope, as JSON, and the
+//! draft tool-failure `_meta` object (SEP-3313, feature `sep-3313`); the
+//! rmcp types of the same shape are built in `integrations/rmcp.rs` from
+//! these.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
+#[cfg(feature = "sep-3313")]
+use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 
-/// The MCP `tools/call` result for a failed call, as JSON:
-///
-/// ```json
-/// {"content":[{"type":"text","text":"<envelope JSON>"}],
-///  "structuredContent":{<envelope>},
-///  "isError":true,
-///  "resultType":"complete"}
-/// ```
-///
-/// The MCP specification (2025-06-18 and later) asks tools to report
-/// failures the model can act on as results with `isError: true` rather than
-/// as JSON-RPC errors, and to repeat structured content as text for clients
-/// that only read `content`; both are done here. `isError` is the
-/// envelope's own flag (`true` for every envelope this crate makes). The
-/// 2026-07-28 schema requires `resultType` on every result (SEP-2322);
-/// a finished tool call is `"complete"`.
-#[must_use]
+/// The JSON of `Envelope::to_mcp_result`, whose docs describe it. The text
+/// is serialized from the struct, not from the `Value`: a `Value` object's
+/// key order depends on serde_json's features.
 pub(crate) fn call_tool_result(envelope: &ErrorEnvelope) -> Value {
-    // The text is serialized from the struct, not from the `Value`: a
-    // `Value` object's key order depends on serde_json's features.
-    json!({
+    let mut result = json!({
         "content": [{ "type": "text", "text": envelope.json_string() }],
         "structuredContent": envelope.to_json(),
         "isError": envelope.is_error,
         "resultType": "complete",
-    })
+    });
+    if let Some(meta) = result_meta(envelope) {
+        result["_meta"] = Value::Object(meta);
+    }
+    result
+}
+
+/// The result's `_meta`: with the `sep-3313` feature, the tool-failure
+/// object under its key; without it, none.
+pub(crate) fn result_meta(envelope: &ErrorEnvelope) -> Option<Map<String, Value>> {
+    #[cfg(feature = "sep-3313")]
+    {
+        let mut meta = Map::new();
+        meta.insert(
+            String::from(TOOL_FAILURE_KEY),
+            tool_failure(envelope, now_ms()),
+        );
+        Some(meta)
+    }
+    #[cfg(not(feature = "sep-3313"))]
+    {
+        let _ = envelope;
+        None
+    }
+}
+
+/// The `_meta` key of the tool-failure object (SEP-3313, draft).
+#[cfg(feature = "sep-3313")]
+pub(crate) const TOOL_FAILURE_KEY: &str = "io.modelcontextprotocol/toolFailure";
+
+/// The tool-failure object of MCP's draft SEP-3313 ("Structured
+/// Tool-Failure Classification") for `envelope`, at `now_ms` (Unix epoch
+/// milliseconds):
+///
+/// | member | value |
+/// |---|---|
+/// | `class` | [`ErrorClass::tool_failure_class`] of the envelope's class |
+/// | `code` | the envelope's `code`, else its class's wire name |
+/// | `retryable` | the envelope's `retryable`; only for `"reliability"`, as the SEP says |
+/// | `retryNotBefore` | `now_ms + retry_after_ms`, saturating; only with a retry hint |
+/// | `correlationId` | the envelope's `correlation_id` (the SEP requires one; an envelope without gets a generated id, which no log line carries: answer through a `CallContext`) |
+/// | `agentGuidance` | the first next step; left out when there is none |
+#[cfg(feature = "sep-3313")]
+pub(crate) fn tool_failure(envelope: &ErrorEnvelope, now_ms: u64) -> Value {
+    let class = envelope.error_class.tool_failure_class();
+    let mut failure = Map::new();
+    failure.insert("class".into(), class.into());
+    let code = envelope
+        .code
+        .as_deref()
+        .unwrap_or(envelope.error_class.as_str());
+    failure.insert("code".into(), code.into());
+    if class == "reliability" {
+        failure.insert("retryable".into(), envelope.retryable.into());
+    }
+    if let Some(wait) = envelope.retry_after_ms {
+        failure.insert("retryNotBefore".into(), now_ms.saturating_add(wait).into());
+    }
+    let id = envelope
+        .correlation_id
+        .clone()
+        .unwrap_or_else(crate::envelope::generated_id);
+    failure.insert("correlationId".into(), id.into());
+    if let Some(step) = envelope.next_steps.first() {
+        failure.insert("agentGuidance".into(), step.as_str().into());
+    }
+    Value::Object(failure)
+}
+
+/// Now, in Unix epoch milliseconds (0 before 1970, saturating far ahead).
+#[cfg(feature = "sep-3313")]
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        })
+}
+
+#[cfg(feature = "sep-3313")]
+impl ErrorClass {
+    /// The class of MCP's draft SEP-3313 tool-failure object (feature
+    /// `sep-3313` puts it in every error result's `_meta`): `"capability"`
+    /// (the call cannot work as made: fix it or do without), `"reliability"`
+    /// (the server or what it depends on failed: maybe repeat) or
+    /// `"governance"` (a policy, a permission or a person stands in the
+    /// way). Clients never repeat the first and the last on their own.
+    ///
+    /// | class | SEP-3313 class |
+    /// |---|---|
+    /// | `InvalidArguments`, `SyntaxError`, `RuntimeError`, `ObjectNotFound`, `AlreadyExists`, `PreconditionFailed`, `Conflict`, `Unsupported` | `capability` |
+    /// | `Unauthenticated`, `InteractionRequired`, `InsufficientPrivilege`, `PolicyDenied`, `QuotaExceeded` | `governance` |
+    /// | `RateLimited`, `Busy`, `Timeout`, `Transient`, `ConnectionFailed`, `Cancelled`, `Internal`, `Unknown` | `reliability` |
+    ///
+    /// `RateLimited` is `reliability` although a limit is a policy: it lifts
+    /// after the retry hint, and only `reliability` failures may carry
+    /// `retryable`. `Cancelled` and `Internal` are `reliability` with
+    /// `retryable: false`: nothing about the call itself was wrong.
+    #[must_use]
+    pub const fn tool_failure_class(self) -> &'static str {
+        match self {
+            ErrorClass::InvalidArguments
+            | ErrorClass::SyntaxError
+            | ErrorClass::RuntimeError
+            | ErrorClass::ObjectNotFound
+            | ErrorClass::AlreadyExists
+            | ErrorClass::PreconditionFailed
+            | ErrorClass::Conflict
+            | ErrorClass::Unsupported => "capability",
+            ErrorClass::Unauthenticated
+            | ErrorClass::InteractionRequired
+            | ErrorClass::InsufficientPrivilege
+            | ErrorClass::PolicyDenied
+            | ErrorClass::QuotaExceeded => "governance",
+            ErrorClass::RateLimited
+            | ErrorClass::Busy
+            | ErrorClass::Timeout
+            | ErrorClass::Transient
+            | ErrorClass::ConnectionFailed
+            | ErrorClass::Cancelled
+            | ErrorClass::Internal
+            | ErrorClass::Unknown => "reliability",
+        }
+    }
+}
+
+#[cfg(all(test, feature = "sep-3313"))]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::Envelope;
+
+    #[test]
+    fn tool_failure_of_a_retryable_read() {
+        let busy = ErrorEnvelope::new(ErrorClass::Busy, "pool full")
+            .with_retry_after_ms(1500)
+            .with_next_step("wait, then repeat the same call")
+            .with_correlation_id("req-7");
+        assert_eq!(
+            tool_failure(&busy, 1_700_000_000_000),
+            json!({
+                "class": "reliability",
+                "code": "BUSY",
+                "retryable": true,
+                "retryNotBefore": 1_700_000_001_500_u64,
+                "correlationId": "req-7",
+                "agentGuidance": "wait, then repeat the same call"
+            })
+        );
+    }
+
+    #[test]
+    fn tool_failure_of_capability_and_governance_carries_no_retryable() {
+        let missing = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "no note n-9")
+            .with_code("NOTE_NOT_FOUND")
+            .with_correlation_id("req-8");
+        assert_eq!(
+            tool_failure(&missing, 5),
+            json!({"class": "capability", "code": "NOTE_NOT_FOUND", "correlationId": "req-8"})
+        );
+        let login = ErrorEnvelope::new(ErrorClass::InteractionRequired, "sign in again")
+            .with_correlation_id("req-9")
+            .with_retry_after_ms(u64::MAX);
+        assert_eq!(
+            tool_failure(&login, 5),
+            json!({
+                "class": "governance", "code": "INTERACTION_REQUIRED",
+                "retryNotBefore": u64::MAX, "correlationId": "req-9"
+            })
+        );
+    }
+
+    #[test]
+    fn a_write_that_may_have_acted_is_reliability_not_retryable() {
+        let timeout = ErrorEnvelope::new(ErrorClass::Timeout, "slow").with_correlation_id("req-10");
+        assert_eq!(
+            tool_failure(&timeout, 0),
+            json!({
+                "class": "reliability", "code": "TIMEOUT", "retryable": false,
+                "correlationId": "req-10",
+                "agentGuidance": "the call may have taken effect: check its result before repeating it"
+            })
+        );
+    }
+
+    #[test]
+    fn the_mcp_result_carries_it_under_its_key() {
+        let envelope =
+            ErrorEnvelope::new(ErrorClass::ObjectNotFound, "gone").with_correlation_id("c");
+        let result = envelope.to_mcp_result();
+        assert_eq!(
+            result["_meta"],
+            json!({"io.modelcontextprotocol/toolFailure": {
+                "class": "capability", "code": "OBJECT_NOT_FOUND", "correlationId": "c"
+            }})
+        );
+        // Without an id, one is generated.
+        let bare = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_mcp_result();
+        let id = bare["_meta"][TOOL_FAILURE_KEY]["correlationId"]
+            .as_str()
+            .unwrap();
+        assert_eq!(id.split_once('-').unwrap().0.len(), 8);
+    }
+
+    #[test]
+    fn every_class_has_a_tool_failure_class() {
+        for &class in ErrorClass::ALL {
+            assert!(
+                ["capability", "reliability", "governance"].contains(&class.tool_failure_class()),
+                "{class:?}"
+            );
+        }
+    }
 }
