@@ -32,6 +32,17 @@
 //!   type is seen only through a `Recognizer` that names it; see
 //!   [`guide::many_errors`]).
 //!
+//! # Tool calls
+//!
+//! The facts that decide an agent's next move belong to the call, not to
+//! the error type: did the call change anything, may it be repeated, which
+//! id ties the answer to the server's log, did the client cancel. A
+//! [`CallContext`] is made once per tool call (with rmcp, it is a tool
+//! parameter that rmcp fills), and every error of the call becomes the
+//! answer through it: `let note = store.get(&id).or_fail(&call)?;`
+//! ([`OrFail`]). A read-only call's transient failure is retryable; the
+//! same failure of a write that is not idempotent says to check first.
+//!
 //! # One path per output
 //!
 //! Every output has one public path, on the [`Envelope`] trait where it
@@ -111,12 +122,13 @@
 //!
 //! | feature | adds | turns on |
 //! |---|---|---|
-//! | `rmcp` | rmcp (3.11) tool errors: derived types and `ErrorEnvelope` convert into `rmcp::model::CallToolResult` and are `IntoContents`, so `Result<Json<T>, MyError>` is a tool's return type with no glue; the argument extractor `args::Args` | `schemars` |
+//! | `rmcp` | rmcp (3.11) servers: [`CallContext`] as a tool parameter (name, declared annotations, correlation id, cancellation), `rmcp::call_tool` with near-miss names for unknown tools; derived types and `ErrorEnvelope` are tool errors (`IntoCallToolResult`) and convert into `rmcp::model::CallToolResult`, so `Result<Json<T>, ErrorEnvelope>` is a tool's return type with no glue; the argument extractor `args::Args` | `schemars` |
 //! | `schemars` | `JsonSchema` (schemars 1.x) for [`ErrorEnvelope`], [`ErrorClass`], [`UserErrorCategory`] and [`ToolResult`], for a tool's `outputSchema`; `args::Args` | |
 //! | `jsonschema` | `args::parse_with_schema`: every problem in a tool's arguments at once, checked against the argument type's JSON Schema | |
 //! | `tracing` | `log::report`: one `tracing` event per error for the operator, with its `source()` chain and correlation id | |
 //! | `http` | RFC 9457 problem details: `Envelope::to_problem_details()`, the `problem` module (`ProblemDetails`, `http_response`, `CONTENT_TYPE`), `ErrorClass::status_code()`, with the `http` crate's types | |
 //! | `axum` | axum 0.8 `IntoResponse` for derived types and `ErrorEnvelope` (a problem details response with `Retry-After`), through `axum-core` only | `http` |
+//! | `sep-3313` | the draft MCP tool-failure object (SEP-3313, "Structured Tool-Failure Classification") in every error result's `_meta["io.modelcontextprotocol/toolFailure"]`: `class` (`capability`, `reliability`, `governance`; the table is on `ErrorClass::tool_failure_class`), `code`, `retryable`, `retryNotBefore`, `correlationId`, `agentGuidance`. Off while the SEP is a draft | |
 
 #![forbid(unsafe_code)]
 // On docs.rs: label each feature-gated item with the feature it needs.
@@ -127,6 +139,8 @@
 pub use envelope_core::log;
 #[cfg(feature = "http")]
 pub use envelope_core::problem;
+#[cfg(feature = "rmcp")]
+pub use envelope_core::rmcp;
 pub use envelope_core::{
     ArgumentError, ArgumentErrorKind, CallBehaviour, CallContext, Effect, Envelope, EnvelopeFields,
     ErrorClass, ErrorEnvelope, OrFail, Owner, ParseClassError, ToolResult, UserErrorCategory,

@@ -204,3 +204,57 @@ fn report_as_logs_the_amended_envelope() {
         r#"{"isError":true,"error_class":"UNAUTHENTICATED","message":"login failed for ada","code":"LOGIN","category":"WorkflowDependency","correlation_id":"call-7"}"#
     );
 }
+
+/// Routine contention is logged at `WARN`, not `ERROR`.
+#[test]
+fn busy_is_logged_at_warn() {
+    let busy = ErrorEnvelope::new(envelope::ErrorClass::Busy, "pool full");
+    let events = capture(|| {
+        envelope::log::report(&busy);
+    });
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].level, Level::WARN);
+    assert_eq!(events[0].fields["error.owner"], "server");
+}
+
+/// A call context answers a failure with exactly one log line, carrying
+/// the call's correlation id and the envelope's read-only retryability.
+#[test]
+fn a_call_context_logs_each_failure_once_with_its_id() {
+    use envelope::{CallContext, OrFail};
+
+    let call = CallContext::new("get_row")
+        .read_only()
+        .with_correlation_id("call-9");
+    let error = DbError::Unreachable {
+        cause: Refused,
+        request: String::new(),
+    };
+    let mut answer = None;
+    let events = capture(|| answer = Some(Err::<(), _>(error).or_fail(&call).unwrap_err()));
+    let answer = answer.unwrap();
+    assert_eq!(
+        answer.to_json_string(),
+        r#"{"isError":true,"error_class":"CONNECTION_FAILED","message":"the server could not reach a service it depends on","code":"UNREACHABLE","category":"Technical","retryable":true,"correlation_id":"call-9"}"#
+    );
+    assert_eq!(
+        events,
+        [Captured {
+            level: Level::ERROR,
+            fields: fields(&[
+                ("message", "tool call failed"),
+                ("error.class", "CONNECTION_FAILED"),
+                ("error.code", "UNREACHABLE"),
+                ("error.owner", "server"),
+                ("error.effect", "nothing"),
+                ("error.retryable", "true"),
+                ("error.correlation_id", "\"call-9\""),
+                ("error.display", "\"query failed on db-7.internal\""),
+                (
+                    "error.sources",
+                    "[\"connect to db-7.internal:5432 refused\"]"
+                ),
+            ]),
+        }]
+    );
+}

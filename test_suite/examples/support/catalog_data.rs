@@ -1,5 +1,6 @@
 //! The dataset both example servers (`mcp_server`, `http_server`) serve:
-//! a tiny HR schema, and the lookup that fails with near-miss names.
+//! a tiny HR schema, and the lookups that fail: near-miss names, a table
+//! whose statistics are being rebuilt, a table a migration holds locked.
 
 use super::catalog_error::CatalogError;
 
@@ -56,6 +57,38 @@ pub const REFRESHING: &[&str] = &["EMPLOYEES"];
 
 /// How long a caller should wait for a statistics refresh, in milliseconds.
 pub const REFRESH_WAIT_MS: u64 = 1500;
+
+/// Tables a running migration holds locked: every MCP tool that reads or
+/// writes one answers `TABLE_LOCKED` (`Transient`). The HTTP example serves
+/// no lock.
+#[allow(dead_code)]
+pub const LOCKED: &[&str] = &["JOB_HISTORY"];
+
+/// The table called `name` for a tool that reads or writes it: `table`'s
+/// answer, or `Locked` for a table in [`LOCKED`].
+#[allow(dead_code)]
+pub fn open(name: &str) -> Result<&'static Table, CatalogError> {
+    let table = table(name)?;
+    if LOCKED.contains(&table.name) {
+        return Err(CatalogError::Locked {
+            table: table.name.to_owned(),
+        });
+    }
+    Ok(table)
+}
+
+/// The row count of `table` from its statistics, or `StatsRefreshing`
+/// while they are rebuilt (a table in [`REFRESHING`]).
+#[allow(dead_code)]
+pub fn row_count(table: &Table) -> Result<u64, CatalogError> {
+    if REFRESHING.contains(&table.name) {
+        return Err(CatalogError::StatsRefreshing {
+            table: table.name.to_owned(),
+            retry_after_ms: REFRESH_WAIT_MS,
+        });
+    }
+    Ok(table.rows)
+}
 
 /// The table called `name`, or `TableNotFound` with near-miss names.
 pub fn table(name: &str) -> Result<&'static Table, CatalogError> {

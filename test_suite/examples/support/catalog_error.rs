@@ -59,4 +59,20 @@ pub enum CatalogError {
         #[envelope(retry_after_ms)]
         retry_after_ms: u64,
     },
+
+    /// A running migration holds the table's lock: reads and writes of it
+    /// fail until it ends. The class, `Transient`, says nothing about what
+    /// the failed call did; the call's declared behaviour does (a read
+    /// changed nothing, a write may have taken effect).
+    #[error("table {table} is locked by a running migration")]
+    #[envelope(
+        class = Transient,
+        code = "TABLE_LOCKED",
+        message = "table {table} is locked by a running migration",
+        next_step = "wait a few seconds for the migration to end, then call again"
+    )]
+    Locked {
+        #[envelope(detail)]
+        table: String,
+    },
 }
