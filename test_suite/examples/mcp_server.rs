@@ -1,52 +1,87 @@
 //! A stdio MCP server (rmcp) over a tiny in-memory schema catalog, whose
-//! every tool error is an `#[derive(Envelope)]` enum.
+//! every tool error is an `#[derive(Envelope)]` enum, answered through the
+//! call's `envelope::CallContext`.
 //!
-//! Run: `cargo run -p envelope-test-suite --example mcp_server --features
-//! rmcp,jsonschema`, then speak MCP on stdin/stdout (or let a client start
-//! it: see the guide, `envelope::guide::integrations`, "MCP servers with
-//! rmcp").
+//! Run from the repository root: `cargo run -p envelope-test-suite --example
+//! mcp_server --features rmcp,jsonschema`, then speak MCP on stdin/stdout
+//! (or let a client start it: see the guide, `envelope::guide::integrations`,
+//! "MCP servers with rmcp"). Add `--features sep-3313` for the draft
+//! tool-failure `_meta` object on every error result.
 //!
-//! Two kinds of tool, because of how clients treat a declared `outputSchema`
-//! (the MCP Inspector checks every result of such a tool against it, error
-//! results included):
+//! **One call, one context.** Every tool that can fail takes `call:
+//! CallContext`, which rmcp fills (`envelope::rmcp`'s `FromContextPart`,
+//! through the server's `envelope::rmcp::Tools` impl) with the tool's name,
+//! its declared annotations, the request's correlation id (a W3C
+//! `traceparent`'s trace id the client sent in `_meta`, else its
+//! `_meta.correlationId`, else a generated `"<8 hex>-<n>-req-<jsonrpc id>"`)
+//! and the client's cancellation. Every fallible line ends in
+//! `.or_fail(&call)?` (`envelope::OrFail`), the one path of a failure: a
+//! cancelled call answers `CANCELLED`, the declared behaviour decides
+//! `effect` and `retryable`, the envelope gets the call's correlation id,
+//! and the operator's log gets one line (feature `tracing`, on stderr,
+//! where an MCP client keeps a server's log) with the error's full
+//! `Display`, `source()` chain and the same id.
+//!
+//! **Reads and a write.** `list_tables`, `describe_table`, `find_column` and
+//! `row_count` declare `#[tool(annotations(read_only_hint = true))]`;
+//! `annotate_table` appends a note to a table, a write that is neither
+//! read-only nor idempotent (two calls, two notes). `JOB_HISTORY` is locked
+//! by a migration, a `Transient` failure, and the two kinds of tool answer
+//! it differently with no code of their own:
+//!
+//! - `describe_table` (a read): `effect` `nothing`, `retryable: true`, the
+//!   variant's next step;
+//! - `annotate_table` (a write): `effect` `unknown`, not retryable, and the
+//!   first next step "the call may have taken effect: check its result
+//!   before repeating it".
+//!
+//! **Unknown tools.** `ServerHandler::call_tool` is
+//! `envelope::rmcp::call_tool`, which routes known tools as rmcp does and
+//! answers any other name with a tool error (`OBJECT_NOT_FOUND`, code
+//! `UNKNOWN_TOOL`) naming the near misses in `fuzzy_matches`
+//! (`describe_tabel`: `describe_table`), which a model can act on; rmcp's
+//! own answer is the JSON-RPC error `-32602` "tool not found".
+//!
+//! **Tools with and without an `outputSchema`** (the MCP Inspector checks
+//! every result of a tool that declares one against it, error results
+//! included):
 //!
 //! - `list_tables`, `describe_table` return `Json<T>`, so rmcp declares an
-//!   `outputSchema`. `describe_table` returns `Result<Json<T>, ErrorEnvelope>`:
-//!   `CatalogError` and the argument envelope both convert with `?`, and
-//!   rmcp sends the envelope as JSON text in `content`, leaving
-//!   `structuredContent` out.
+//!   `outputSchema`; `describe_table`'s error (`Result<Json<T>,
+//!   ErrorEnvelope>`) is the envelope as JSON text in `content`, with no
+//!   `structuredContent`. `annotate_table` (`Result<String, ErrorEnvelope>`)
+//!   answers the same way.
 //! - `find_column`, `row_count` return text and declare no `outputSchema`.
-//!   Their errors (`Result<String, CallToolResult>`, `?` through the
-//!   `From<CatalogError>` and `From<ErrorEnvelope>` conversions into
-//!   `CallToolResult`) carry the envelope object in `structuredContent` as
-//!   well.
+//!   Their errors (`Result<String, CallToolResult>`; `?` converts the
+//!   envelope with `From<ErrorEnvelope> for CallToolResult`) carry the
+//!   envelope object in `structuredContent` as well.
 //!
-//! Arguments arrive as `Parameters<Args<T>>` (`envelope::args::Args`): the
-//! tool gets `Ok(T)`, or an `INVALID_ARGUMENTS` envelope that it returns
-//! with `?`, listing every problem with its JSON Pointer path, its kind
-//! (missing, wrong type, unknown field, unknown enum value), the expected
-//! type and near-miss names (`"tabel"`: did you mean `"table"`?). rmcp on
-//! its own (since 1.8, so 3.11 here) answers a `Parameters<T>` that does not
-//! deserialize with a tool result too, `isError: true`, but its content is
-//! the plain text "failed to deserialize parameters: ..." naming one
-//! problem; the envelope adds the class, every path and the suggestions.
-//! Each tool's `inputSchema` stays exactly `T`'s.
-//!
-//! Every tool error passes through `CatalogServer::fail` once: it gets a
-//! correlation id (`call-1`, `call-2`, ...), which the model sees in the
-//! envelope, and is logged for the operator with `envelope::log::report_as`
-//! (its full `Display`, `source()` chain, class, code, effect and the same
-//! id) on stderr, where an MCP client keeps a server's log.
+//! **Arguments** arrive as `Parameters<Args<T>>` (`envelope::args::Args`):
+//! the tool gets `Ok(T)`, or an `INVALID_ARGUMENTS` envelope that it answers
+//! with `.or_fail(&call)?` like any other error, listing every problem with
+//! its JSON Pointer path, its kind (missing, wrong type, unknown field,
+//! unknown enum value), the expected type and near-miss names (`"tabel"`:
+//! did you mean `"table"`?). rmcp on its own (since 1.8, so 3.11 here)
+//! answers a `Parameters<T>` that does not deserialize with a tool result
+//! too, `isError: true`, but its content is the plain text "failed to
+//! deserialize parameters: ..." naming one problem. Each tool's
+//! `inputSchema` stays exactly `T`'s.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 use envelope::args::Args;
-use envelope::{Envelope, ErrorEnvelope};
+use envelope::{CallContext, Envelope, ErrorEnvelope, OrFail};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{Json, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{
+    ErrorData, Json, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -58,7 +93,7 @@ use catalog_error::CatalogError;
 #[path = "support/catalog_data.rs"]
 mod catalog_data;
 
-use catalog_data::{REFRESH_WAIT_MS, REFRESHING, TABLES, table};
+use catalog_data::{TABLES, open, row_count};
 
 /// Arguments naming one table.
 #[derive(Deserialize, JsonSchema)]
@@ -118,12 +153,31 @@ struct Column {
     r#type: String,
 }
 
-/// The MCP server: a tool router over the static catalog.
+/// Arguments of `annotate_table`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct AnnotateArgs {
+    /// The table name, in upper case (`EMPLOYEES`).
+    table: String,
+    /// The note to append to the table's notes.
+    note: String,
+}
+
+/// The MCP server: a tool router over the static catalog, and the notes
+/// `annotate_table` appends.
 #[derive(Clone)]
 struct CatalogServer {
     tool_router: ToolRouter<Self>,
-    /// The last correlation id given out.
-    failures: Arc<AtomicU64>,
+    /// The notes of each table, in the order they were added.
+    notes: Arc<Mutex<BTreeMap<&'static str, Vec<String>>>>,
+}
+
+/// Lends the router to `CallContext`, which reads each tool's annotations
+/// from it; unknown tools get the default answer, a tool error.
+impl envelope::rmcp::Tools for CatalogServer {
+    fn tool_router(&self) -> &ToolRouter<Self> {
+        &self.tool_router
+    }
 }
 
 #[tool_router]
@@ -131,23 +185,12 @@ impl CatalogServer {
     fn new() -> Self {
         CatalogServer {
             tool_router: Self::tool_router(),
-            failures: Arc::default(),
+            notes: Arc::default(),
         }
     }
 
-    /// A tool error on its way to the model: its envelope gets the next
-    /// correlation id, and the operator's log gets one line with the whole
-    /// story and the same id.
-    fn fail<E: Envelope + std::error::Error>(&self, error: E) -> ErrorEnvelope {
-        let id = self.failures.fetch_add(1, Ordering::Relaxed) + 1;
-        let envelope = error
-            .to_envelope()
-            .with_correlation_id(format_args!("call-{id}"));
-        envelope::log::report_as(&error, envelope)
-    }
-
     /// List every table of the catalog.
-    #[tool]
+    #[tool(annotations(read_only_hint = true))]
     async fn list_tables(&self) -> Json<TableList> {
         Json(TableList {
             tables: TABLES.iter().map(|t| t.name.to_owned()).collect(),
@@ -155,13 +198,14 @@ impl CatalogServer {
     }
 
     /// Describe one table: its columns and their types.
-    #[tool]
+    #[tool(annotations(read_only_hint = true))]
     async fn describe_table(
         &self,
+        call: CallContext,
         Parameters(Args(args)): Parameters<Args<TableArgs>>,
     ) -> Result<Json<TableInfo>, ErrorEnvelope> {
-        let TableArgs { table: name } = args.map_err(|e| self.fail(e))?;
-        let table = table(&name).map_err(|e| self.fail(e))?;
+        let TableArgs { table: name } = args.or_fail(&call)?;
+        let table = open(&name).or_fail(&call)?;
         Ok(Json(TableInfo {
             table: table.name.to_owned(),
             columns: table
@@ -176,55 +220,93 @@ impl CatalogServer {
     }
 
     /// Give the type of one column, as text.
-    #[tool]
+    #[tool(annotations(read_only_hint = true))]
     async fn find_column(
         &self,
+        call: CallContext,
         Parameters(Args(args)): Parameters<Args<ColumnArgs>>,
     ) -> Result<String, CallToolResult> {
         let ColumnArgs {
             table: name,
             column,
             case,
-        } = args.map_err(|e| self.fail(e))?;
-        let table = table(&name).map_err(|e| self.fail(e))?;
+        } = args.or_fail(&call)?;
+        let table = open(&name).or_fail(&call)?;
         let matches = |c: &str| match case {
             Case::Exact => c == column,
             Case::Insensitive => c.eq_ignore_ascii_case(&column),
         };
-        let Some((found, ty)) = table.columns.iter().find(|(c, _)| matches(c)) else {
-            Err(self.fail(CatalogError::ColumnNotFound {
+        let (found, ty) = table
+            .columns
+            .iter()
+            .find(|(c, _)| matches(c))
+            .ok_or_else(|| CatalogError::ColumnNotFound {
                 table: table.name.to_owned(),
                 candidates: envelope::fuzzy::suggest(
                     &column,
                     table.columns.iter().map(|(c, _)| *c),
                     3,
                 ),
-                column,
-            }))?
-        };
+                column: column.clone(),
+            })
+            .or_fail(&call)?;
         Ok(format!("{}.{found}: {ty}", table.name))
     }
 
     /// Count the rows of one table, as text, from its statistics.
-    #[tool]
+    #[tool(annotations(read_only_hint = true))]
     async fn row_count(
         &self,
+        call: CallContext,
         Parameters(Args(args)): Parameters<Args<TableArgs>>,
     ) -> Result<String, CallToolResult> {
-        let TableArgs { table: name } = args.map_err(|e| self.fail(e))?;
-        let table = table(&name).map_err(|e| self.fail(e))?;
-        if REFRESHING.contains(&table.name) {
-            Err(self.fail(CatalogError::StatsRefreshing {
-                table: table.name.to_owned(),
-                retry_after_ms: REFRESH_WAIT_MS,
-            }))?;
-        }
-        Ok(format!("{}: {} rows", table.name, table.rows))
+        let TableArgs { table: name } = args.or_fail(&call)?;
+        let table = open(&name).or_fail(&call)?;
+        let rows = row_count(table).or_fail(&call)?;
+        Ok(format!("{}: {rows} rows", table.name))
+    }
+
+    /// Append a note to one table's notes; returns how many it has. Each
+    /// call adds one: repeating a call adds the note again.
+    #[tool(annotations(
+        read_only_hint = false,
+        destructive_hint = false,
+        idempotent_hint = false
+    ))]
+    async fn annotate_table(
+        &self,
+        call: CallContext,
+        Parameters(Args(args)): Parameters<Args<AnnotateArgs>>,
+    ) -> Result<String, ErrorEnvelope> {
+        let AnnotateArgs { table: name, note } = args.or_fail(&call)?;
+        let table = open(&name).or_fail(&call)?;
+        let mut notes = self
+            .notes
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let notes = notes.entry(table.name).or_default();
+        notes.push(note);
+        let n = notes.len();
+        Ok(format!(
+            "{}: {n} note{}",
+            table.name,
+            if n == 1 { "" } else { "s" }
+        ))
     }
 }
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for CatalogServer {
+    /// Known tools as rmcp routes them; an unknown name gets a tool error
+    /// with the near-miss tool names.
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        envelope::rmcp::call_tool(self, request, context).await
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new(
@@ -232,10 +314,11 @@ impl ServerHandler for CatalogServer {
                 env!("CARGO_PKG_VERSION"),
             ))
             .with_instructions(format!(
-                "A read-only schema catalog. Tool errors are JSON envelopes. Malformed \
-                 arguments get INVALID_ARGUMENTS, whose argument_errors list every problem \
-                 (path, kind, expected, suggestions); the other errors the tools return are \
-                 these:\n\n{}",
+                "A schema catalog: four read-only tools, and annotate_table, which appends a \
+                 note. Tool errors are JSON envelopes. Malformed arguments get \
+                 INVALID_ARGUMENTS, whose argument_errors list every problem (path, kind, \
+                 expected, suggestions); an unknown tool gets UNKNOWN_TOOL, with the near-miss \
+                 names in fuzzy_matches; the other errors the tools return are these:\n\n{}",
                 envelope::catalog_markdown(CatalogError::catalog())
             ))
     }

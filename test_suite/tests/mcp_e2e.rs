@@ -2,7 +2,18 @@
 //! Python SDK (PyPI `mcp==2.3.0`, `stdio_client` + `ClientSession`) starts
 //! the `mcp_server` example over stdio, lists its tools and calls each one
 //! (`tests/e2e/calls.json`); `tests/e2e/mcp_client.py` records what the
-//! client received, and this test asserts on that record, exactly.
+//! client received (results, timing, the server's stderr), and this test
+//! asserts on that record, exactly.
+//!
+//! What it pins down beyond the wire shapes: the same transient failure
+//! (`TABLE_LOCKED`) answered by a read-only tool (retryable, no check step)
+//! and by a write that is not idempotent (`effect: "unknown"`, not
+//! retryable, "check its result" first); correlation ids (generated ones by
+//! their shape and uniqueness, a client's `traceparent` trace id and
+//! `correlationId` exactly), each in exactly one operator log line; an
+//! unknown tool answered with its near misses; and, with the `sep-3313`
+//! feature, the `_meta` tool-failure object of every error result
+//! (`retryNotBefore` within the call's time window), without it no `_meta`.
 //!
 //! Needs the `rmcp` and `jsonschema` features (for the example, which then
 //! reports every argument problem at once) and a Python with `mcp`
@@ -63,9 +74,19 @@ fn client_version(python: &str) -> Result<String, String> {
 /// Builds the example with this test's features and profile (a no-op
 /// after `cargo test`, which built it already) and returns its path.
 fn server_binary() -> PathBuf {
+    // Every feature of this test's build, so that under `--all-features`
+    // the example is the one `cargo test` built (and `sep-3313` on the test
+    // means `sep-3313` on the server).
     let mut features = vec!["rmcp", "jsonschema"];
-    if cfg!(feature = "schemars") {
-        features.push("schemars");
+    for (on, feature) in [
+        (cfg!(feature = "schemars"), "schemars"),
+        (cfg!(feature = "tracing"), "tracing"),
+        (cfg!(feature = "sep-3313"), "sep-3313"),
+        (cfg!(feature = "axum"), "axum"),
+    ] {
+        if on {
+            features.push(feature);
+        }
     }
     let mut command = Command::new(env!("CARGO"));
     command

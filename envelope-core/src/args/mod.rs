@@ -72,7 +72,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::argument_error::ArgumentError;
-#[cfg(feature = "jsonschema")]
+#[cfg(any(test, feature = "jsonschema"))]
 use crate::argument_error::ArgumentErrorKind;
 pub use crate::argument_error::json_type;
 use crate::class::ErrorClass;

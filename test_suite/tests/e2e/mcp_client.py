@@ -7,9 +7,16 @@ JSON document with what the client received:
     {"client": {"mcp": "2.3.0"},
      "initialize": {...InitializeResult...},
      "tools": [{...Tool...}, ...],
-     "calls": [{"id": ..., "name": ..., "arguments": ...,
+     "calls": [{"id": ..., "name": ..., "arguments": ..., "meta": ...,
+                "started_ms": ..., "finished_ms": ...,
                 "result": {...CallToolResult...}}          # a tool result
-               | {..., "protocol_error": {"code": ..., "message": ...}}]}
+               | {..., "protocol_error": {"code": ..., "message": ...}}],
+     "server_log": ["...", ...]}
+
+A call's optional "meta" object is sent as the request's `_meta` (a W3C
+`traceparent`, say); "started_ms" and "finished_ms" bracket the call in
+Unix epoch milliseconds, the clock of a `retryNotBefore`. "server_log" is
+the server's stderr, its operator log, line by line.
 
 Results are dumped as the SDK parsed them (camelCase wire names, absent
 fields left out), so `isError`, `content`, `structuredContent` are what a
@@ -29,6 +36,7 @@ import asyncio
 import json
 import pathlib
 import sys
+import time
 
 
 def probe() -> int:
@@ -65,11 +73,15 @@ async def drive(server: list[str], calls: list[dict]) -> dict:
             transcript["tools"] = [dump(tool) for tool in listing.tools]
             for call in calls:
                 record = dict(call)
+                record["started_ms"] = time.time_ns() // 1_000_000
                 try:
-                    result = await session.call_tool(call["name"], call.get("arguments"))
+                    result = await session.call_tool(
+                        call["name"], call.get("arguments"), meta=call.get("meta")
+                    )
                     record["result"] = dump(result)
                 except MCPError as error:
                     record["protocol_error"] = {"code": error.code, "message": error.message}
+                record["finished_ms"] = time.time_ns() // 1_000_000
                 transcript["calls"].append(record)
     server_log.seek(0)
     transcript["server_log"] = server_log.read().splitlines()
