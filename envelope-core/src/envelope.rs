@@ -38,8 +38,8 @@ mod read;
 /// | `details` | object | non-empty |
 /// | `argument_errors` | array of [`ArgumentError`] objects | non-empty: the problems in a tool's arguments (see [`crate::args`]) |
 ///
-/// The first eight keys are the seed envelope's (the `oraclemcp-error`
-/// crate's), so we read its envelopes, and its readers read ours whenever
+/// The first eight keys are those of `oraclemcp-error`'s `ErrorEnvelope`,
+/// so we read its envelopes, and its readers read ours whenever
 /// the class is one it knows (its class enum has no catch-all, so
 /// `PRECONDITION_FAILED` or `CONFLICT`, say, fail there).
 ///
@@ -260,7 +260,7 @@ impl ErrorEnvelope {
     /// operation is marked [idempotent](ErrorEnvelope::idempotent), and its
     /// first next step tells the model to check before repeating.
     ///
-    /// Unlike the seed's constructor, no suggested tool is filled in: tools
+    /// Unlike `oraclemcp-error`'s constructor, no suggested tool is filled in: tools
     /// are per server, so the derive's `suggested_tools(...)` supplies them.
     #[inline]
     #[must_use]
