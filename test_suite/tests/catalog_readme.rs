@@ -3,7 +3,7 @@
 //! table or JSON"): the block between the `catalog` markers must be exactly
 //! what `catalog_markdown` renders today, so the guide cannot go stale.
 //! After changing the enum, refresh the block with
-//! `ENVELOPE_UPDATE_README=1 cargo test -p envelope-test-suite --test catalog_readme`.
+//! `ENVELOPE_UPDATE_README=1 cargo test -p envelope-test-suite --all-features --test catalog_readme`.
 
 use std::path::Path;
 
@@ -29,6 +29,7 @@ fn markdown_table_of_the_example_enum() {
             "| `TABLE_NOT_FOUND` | `OBJECT_NOT_FOUND` | caller | `NotFound` | nothing | no | `list_tables` | table {table} does not exist |\n",
             "| `COLUMN_NOT_FOUND` | `OBJECT_NOT_FOUND` | caller | `NotFound` | nothing | no | `describe_table` | table {table} has no column {column} |\n",
             "| `STATS_REFRESHING` | `BUSY` | server | `Technical` | nothing | yes | — | statistics of {table} are being refreshed |\n",
+            "| `TABLE_LOCKED` | `TRANSIENT` | server | `Technical` | unknown | no | — | table {table} is locked by a running migration |\n",
         )
     );
 }
@@ -70,6 +71,26 @@ fn json_array_of_the_example_enum() {
             "transparent": false,
         })
     );
+    // A transient failure of a call that declares nothing: it may have
+    // taken effect, so no repeat before a check (the catalog cannot know
+    // the call; a read-only `CallContext` makes it retryable).
+    assert_eq!(
+        catalog[3],
+        json!({
+            "name": "Locked",
+            "code": "TABLE_LOCKED",
+            "class": "TRANSIENT",
+            "owner": "server",
+            "category": "Technical",
+            "effect": "unknown",
+            "retryable": false,
+            "suggested_tool": null,
+            "message": "table {table} is locked by a running migration",
+            "next_steps": ["wait a few seconds for the migration to end, then call again"],
+            "help_url": null,
+            "transparent": false,
+        })
+    );
     let codes: Vec<&str> = catalog
         .as_array()
         .expect("an array")
@@ -78,7 +99,12 @@ fn json_array_of_the_example_enum() {
         .collect();
     assert_eq!(
         codes,
-        ["TABLE_NOT_FOUND", "COLUMN_NOT_FOUND", "STATS_REFRESHING"]
+        [
+            "TABLE_NOT_FOUND",
+            "COLUMN_NOT_FOUND",
+            "STATS_REFRESHING",
+            "TABLE_LOCKED"
+        ]
     );
 }
 
