@@ -212,6 +212,7 @@ fn with_generated_id(transcript: &Value, id: &str, template: &str) -> String {
 /// SEP-3313's class of each error class these tools answer with, as the
 /// draft lists them (capability: the call itself was wrong; reliability:
 /// the server or its backend failed).
+#[cfg(feature = "sep-3313")]
 fn tool_failure_class(error_class: &str) -> &'static str {
     match error_class {
         "OBJECT_NOT_FOUND" | "INVALID_ARGUMENTS" => "capability",
@@ -355,7 +356,7 @@ fn errors(transcript: &Value) -> Vec<(&Value, Value)> {
 
 /// Whether `line` has `id` as a whole token (not as part of a longer id).
 fn has_token(line: &str, id: &str) -> bool {
-    line.split(|c: char| matches!(c, '"' | ' ' | '{' | '}' | '=' | ',' | ':' | '[' | ']'))
+    line.split(['"', ' ', '{', '}', '=', ',', ':', '[', ']'])
         .any(|token| token == id)
 }
 
