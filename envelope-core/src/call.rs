@@ -121,8 +121,9 @@ pub struct CallContext {
     correlation_id: String,
     behaviour: CallBehaviour,
     cancelled: Option<Cancelled>,
+    /// Made on first use, so it carries the final tool name and id.
     #[cfg(feature = "tracing")]
-    span: tracing::Span,
+    span: std::sync::OnceLock<tracing::Span>,
 }
 
 impl fmt::Debug for CallContext {
@@ -141,19 +142,18 @@ impl CallContext {
     /// ([`CallContext::generated_id`]) and no declared behaviour.
     #[must_use]
     pub fn new(tool: impl Into<Cow<'static, str>>) -> Self {
-        let tool = tool.into();
-        let correlation_id = Self::generated_id();
+        Self::identified(tool.into(), Self::generated_id())
+    }
+
+    /// The context of a call of `tool` whose correlation id is known.
+    pub(crate) fn identified(tool: Cow<'static, str>, correlation_id: String) -> Self {
         CallContext {
-            #[cfg(feature = "tracing")]
-            span: tracing::info_span!(
-                "tool_call",
-                tool = %tool,
-                correlation_id = %correlation_id,
-            ),
             tool,
             correlation_id,
             behaviour: CallBehaviour::default(),
             cancelled: None,
+            #[cfg(feature = "tracing")]
+            span: std::sync::OnceLock::new(),
         }
     }
 
@@ -173,10 +173,12 @@ impl CallContext {
     #[must_use]
     pub fn with_correlation_id(mut self, id: impl fmt::Display) -> Self {
         if let Some(id) = correlation_id(id.to_string()) {
-            #[cfg(feature = "tracing")]
-            self.span
-                .record("correlation_id", tracing::field::display(&id));
             self.correlation_id = id;
+            // A span made before carries the old id: make it again.
+            #[cfg(feature = "tracing")]
+            {
+                self.span = std::sync::OnceLock::new();
+            }
         }
         self
     }
@@ -256,7 +258,13 @@ impl CallContext {
     #[cfg(feature = "tracing")]
     #[must_use]
     pub fn span(&self) -> &tracing::Span {
-        &self.span
+        self.span.get_or_init(|| {
+            tracing::info_span!(
+                "tool_call",
+                tool = %self.tool,
+                correlation_id = %self.correlation_id,
+            )
+        })
     }
 
     /// The agent's answer to `error`, a failure of this call: see the
@@ -281,7 +289,7 @@ impl CallContext {
         }
         #[cfg(feature = "tracing")]
         {
-            let _entered = self.span.enter();
+            let _entered = self.span().enter();
             crate::log::report_as(error, envelope)
         }
         #[cfg(not(feature = "tracing"))]

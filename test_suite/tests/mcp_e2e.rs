@@ -502,7 +502,7 @@ fn check_tool_failure_meta(transcript: &Value) {
             "class": "capability",
             "code": "UNKNOWN_TOOL",
             "correlationId": id("unknown_near_miss"),
-            "agentGuidance": "call the tool in fuzzy_matches that was meant, with the same arguments",
+            "agentGuidance": "if a tool in fuzzy_matches is the one meant, call it with the same arguments; otherwise list the tools with tools/list",
         }}))
     );
     // A retry hint: `retryNotBefore` is the call's time plus 1500 ms.
@@ -922,7 +922,7 @@ fn check_unknown_tools(transcript: &Value) {
     let text = with_generated_id(
         transcript,
         "unknown_near_miss",
-        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"describe_tabel\"","fuzzy_matches":["describe_table","annotate_table"],"next_steps":["call the tool in fuzzy_matches that was meant, with the same arguments"],"code":"UNKNOWN_TOOL","category":"NotFound","correlation_id":"@ID"}"#,
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"describe_tabel\"","fuzzy_matches":["describe_table"],"next_steps":["if a tool in fuzzy_matches is the one meant, call it with the same arguments; otherwise list the tools with tools/list"],"code":"UNKNOWN_TOOL","category":"NotFound","correlation_id":"@ID"}"#,
     );
     assert_eq!(
         result(transcript, "unknown_near_miss"),
@@ -935,7 +935,7 @@ fn check_unknown_tools(transcript: &Value) {
     let text = with_generated_id(
         transcript,
         "unknown_tool",
-        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"drop_table\"","fuzzy_matches":["list_tables","describe_table"],"next_steps":["call the tool in fuzzy_matches that was meant, with the same arguments"],"code":"UNKNOWN_TOOL","category":"NotFound","correlation_id":"@ID"}"#,
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"drop_table\"","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound","correlation_id":"@ID"}"#,
     );
     assert_eq!(
         result(transcript, "unknown_tool"),

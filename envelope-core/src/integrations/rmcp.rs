@@ -160,8 +160,7 @@ pub async fn call_tool<S: Tools>(
             .call(ToolCallContext::new(server, request, context))
             .await;
     }
-    let call = CallContext::new(name.clone())
-        .with_correlation_id(correlation_id(&context.meta, &context.id))
+    let call = CallContext::identified(name.clone(), correlation_id(&context.meta, &context.id))
         .with_behaviour(CallBehaviour::READ);
     let known: Vec<String> = router
         .list_all()
@@ -200,11 +199,18 @@ fn cut(name: &str) -> String {
 /// The envelope of a call of the unknown tool `name` on a server with the
 /// tools `known`.
 fn unknown_tool(name: &str, known: &[String]) -> ErrorEnvelope {
-    let near = crate::fuzzy::suggest(name, known, 3);
+    // Stricter than `fuzzy::suggest` alone: tool names share words
+    // (`_table`, `get_`), and a name that only shares them is no misspelling.
+    let folded = name.to_lowercase();
+    let most = (folded.chars().count() / 4).max(2);
+    let near: Vec<String> = crate::fuzzy::suggest(name, known, 3)
+        .into_iter()
+        .filter(|tool| strsim::osa_distance(&folded, &tool.to_lowercase()) <= most)
+        .collect();
     let step = if near.is_empty() {
         "list the tools with tools/list and call one of them"
     } else {
-        "call the tool in fuzzy_matches that was meant, with the same arguments"
+        "if a tool in fuzzy_matches is the one meant, call it with the same arguments; otherwise list the tools with tools/list"
     };
     ErrorEnvelope::new(
         ErrorClass::ObjectNotFound,
@@ -220,12 +226,14 @@ fn unknown_tool(name: &str, known: &[String]) -> ErrorEnvelope {
 /// a `correlationId` it sent there, else a generated id followed by the
 /// JSON-RPC request id (`"3f9a1c0d-7-req-12"`), unique within this process.
 fn correlation_id(meta: &MetaObject, request: &RequestId) -> String {
-    let sent = |key: &str| meta.get(key).and_then(Value::as_str).map(str::trim);
-    if let Some(trace) = sent("traceparent").and_then(trace_id) {
+    let sent = |key: &str| meta.get(key).and_then(Value::as_str);
+    if let Some(trace) = sent("traceparent").and_then(|value| trace_id(value.trim())) {
         return trace.to_owned();
     }
-    if let Some(id) = sent("correlationId").filter(|id| !id.is_empty()) {
-        return id.to_owned();
+    // Cleaned as `ErrorEnvelope::with_correlation_id` cleans an id.
+    let cleaned = |id: &str| crate::envelope::correlation_id(id.to_owned());
+    if let Some(id) = sent("correlationId").and_then(cleaned) {
+        return id;
     }
     format!("{}-req-{request}", CallContext::generated_id())
 }
@@ -265,8 +273,7 @@ impl<S: Tools> FromContextPart<ToolCallContext<'_, S>> for CallContext {
         let request = &context.request_context;
         let id = correlation_id(&request.meta, &request.id);
         let cancelled = request.ct.clone();
-        Ok(CallContext::new(name)
-            .with_correlation_id(id)
+        Ok(CallContext::identified(name, id)
             .with_behaviour(behaviour)
             .with_cancellation(move || cancelled.is_cancelled()))
     }
@@ -335,11 +342,18 @@ mod tests {
         let known = ["get_note", "search_notes", "create_note", "delete_note"].map(String::from);
         assert_eq!(
             unknown_tool("get_nte", &known).to_json_string(),
-            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"get_nte\"","fuzzy_matches":["get_note"],"next_steps":["call the tool in fuzzy_matches that was meant, with the same arguments"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"get_nte\"","fuzzy_matches":["get_note"],"next_steps":["if a tool in fuzzy_matches is the one meant, call it with the same arguments; otherwise list the tools with tools/list"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#
         );
         assert_eq!(
             unknown_tool("zzzzzzzzzzzz", &known).next_steps,
             ["list the tools with tools/list and call one of them"]
+        );
+        // Sharing a word is no misspelling.
+        let tables = ["list_tables", "describe_table", "row_count"].map(String::from);
+        assert!(unknown_tool("drop_table", &tables).fuzzy_matches.is_empty());
+        assert_eq!(
+            unknown_tool("describe_tabel", &tables).fuzzy_matches,
+            ["describe_table"]
         );
         let long = "x".repeat(100);
         assert_eq!(
