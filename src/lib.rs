@@ -122,13 +122,12 @@
 //!
 //! | feature | adds | turns on |
 //! |---|---|---|
-//! | `rmcp` | rmcp (3.11) servers: [`CallContext`] as a tool parameter (name, declared annotations, correlation id, cancellation), `rmcp::call_tool` with near-miss names for unknown tools; derived types and `ErrorEnvelope` are tool errors (`IntoCallToolResult`) and convert into `rmcp::model::CallToolResult`, so `Result<Json<T>, ErrorEnvelope>` is a tool's return type with no glue; the argument extractor `args::Args` | `schemars` |
+//! | `rmcp` | rmcp (3.11) servers: [`CallContext`] as a tool parameter (name, declared annotations, correlation id, cancellation), `rmcp::call_tool` with near-miss names for unknown tools and, opt-in per server, the draft SEP-3313 tool-failure `_meta` (`rmcp::Tools::tool_failure_meta`); derived types and `ErrorEnvelope` are tool errors (`IntoCallToolResult`) and convert into `rmcp::model::CallToolResult`, so `Result<Json<T>, ErrorEnvelope>` is a tool's return type with no glue; the argument extractor `args::Args` | `schemars` |
 //! | `schemars` | `JsonSchema` (schemars 1.x) for [`ErrorEnvelope`], [`ErrorClass`], [`UserErrorCategory`] and [`ToolResult`], for a tool's `outputSchema`; `args::Args` | |
 //! | `jsonschema` | `args::parse_with_schema`: every problem in a tool's arguments at once, checked against the argument type's JSON Schema | |
 //! | `tracing` | `log::report`: one `tracing` event per error for the operator, with its `source()` chain and correlation id | |
 //! | `http` | RFC 9457 problem details: `Envelope::to_problem_details()`, the `problem` module (`ProblemDetails`, `http_response`, `CONTENT_TYPE`), `ErrorClass::status_code()`, with the `http` crate's types | |
 //! | `axum` | axum 0.8 `IntoResponse` for derived types and `ErrorEnvelope` (a problem details response with `Retry-After`), through `axum-core` only | `http` |
-//! | `sep-3313` | the draft MCP tool-failure object (SEP-3313, "Structured Tool-Failure Classification") in every error result's `_meta["io.modelcontextprotocol/toolFailure"]`: `class` (`capability`, `reliability`, `governance`; the table is on `ErrorClass::tool_failure_class`), `code`, `retryable`, `retryNotBefore`, `correlationId`, `agentGuidance`. Off while the SEP is a draft | |
 
 #![forbid(unsafe_code)]
 // On docs.rs: label each feature-gated item with the feature it needs.
@@ -182,8 +181,7 @@ macro_rules! __envelope_integrations {
 
 /// Under `rmcp`, for the derived type `T`:
 /// - `rmcp::handler::server::tool::IntoCallToolResult for T`: a tool error
-///   result with the envelope's JSON as its one text block (and, with
-///   `sep-3313`, the tool-failure `_meta`), so a tool returning
+///   result with the envelope's JSON as its one text block, so a tool returning
 ///   `Result<Json<Row>, T>` needs no glue; the envelope stays out of
 ///   `structuredContent`, which a declared `outputSchema` describes (MCP
 ///   2025-06-18, "Structured Content").

@@ -120,10 +120,7 @@ pub trait Envelope {
     /// text for clients that only read `content`; both are done here.
     /// `isError` is the envelope's own flag. The 2026-07-28 schema requires
     /// `resultType` on every result (SEP-2322); a finished tool call is
-    /// `"complete"`. With the `sep-3313` feature the result also has
-    /// `"_meta": {"io.modelcontextprotocol/toolFailure": {...}}`, the draft
-    /// SEP-3313 failure object (see `ErrorClass::tool_failure_class` for its
-    /// classes), with `retryNotBefore` computed now.
+    /// `"complete"`.
     fn to_mcp_result(&self) -> Value {
         crate::render::mcp::call_tool_result(&self.to_envelope())
     }

@@ -5,8 +5,9 @@
 //! Run from the repository root: `cargo run -p envelope-test-suite --example
 //! mcp_server --features rmcp,jsonschema`, then speak MCP on stdin/stdout
 //! (or let a client start it: see the guide, `envelope::guide::integrations`,
-//! "MCP servers with rmcp"). Add `--features sep-3313` for the draft
-//! tool-failure `_meta` object on every error result.
+//! "MCP servers with rmcp"). Start it with `--sep-3313` (after `--` with
+//! `cargo run`) for the draft tool-failure `_meta` object on every error
+//! result (`envelope::rmcp::Tools::tool_failure_meta`).
 //!
 //! **One call, one context.** Every tool that can fail takes `call:
 //! CallContext`, which rmcp fills (`envelope::rmcp`'s `FromContextPart`,
@@ -170,22 +171,30 @@ struct CatalogServer {
     tool_router: ToolRouter<Self>,
     /// The notes of each table, in the order they were added.
     notes: Arc<Mutex<BTreeMap<&'static str, Vec<String>>>>,
+    /// Whether error results carry the SEP-3313 `_meta` (`--sep-3313`).
+    tool_failure_meta: bool,
 }
 
 /// Lends the router to `CallContext`, which reads each tool's annotations
-/// from it; unknown tools get the default answer, a tool error.
+/// from it; unknown tools get the default answer, a tool error; the
+/// SEP-3313 `_meta` is on with `--sep-3313`.
 impl envelope::rmcp::Tools for CatalogServer {
     fn tool_router(&self) -> &ToolRouter<Self> {
         &self.tool_router
+    }
+
+    fn tool_failure_meta(&self) -> bool {
+        self.tool_failure_meta
     }
 }
 
 #[tool_router]
 impl CatalogServer {
-    fn new() -> Self {
+    fn new(tool_failure_meta: bool) -> Self {
         CatalogServer {
             tool_router: Self::tool_router(),
             notes: Arc::default(),
+            tool_failure_meta,
         }
     }
 
@@ -332,7 +341,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .with_ansi(false)
         .without_time()
         .init();
-    let service = CatalogServer::new().serve(rmcp::transport::stdio()).await?;
+    let tool_failure_meta = std::env::args().skip(1).any(|arg| arg == "--sep-3313");
+    let service = CatalogServer::new(tool_failure_meta)
+        .serve(rmcp::transport::stdio())
+        .await?;
     service.waiting().await?;
     Ok(())
 }

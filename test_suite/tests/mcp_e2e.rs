@@ -11,9 +11,10 @@
 //! retryable, "check its result" first); correlation ids (generated ones by
 //! their shape and uniqueness, a client's `traceparent` trace id and
 //! `correlationId` exactly), each in exactly one operator log line; an
-//! unknown tool answered with its near misses; and, with the `sep-3313`
-//! feature, the `_meta` tool-failure object of every error result
-//! (`retryNotBefore` within the call's time window), without it no `_meta`.
+//! unknown tool answered with its near misses. The session runs twice: as
+//! the server starts by default, no result has `_meta`; started with
+//! `--sep-3313`, every error result has the exact tool-failure object
+//! (`retryNotBefore` within the call's time window).
 //!
 //! Needs the `rmcp` and `jsonschema` features (for the example, which then
 //! reports every argument problem at once) and a Python with `mcp`
@@ -75,13 +76,11 @@ fn client_version(python: &str) -> Result<String, String> {
 /// after `cargo test`, which built it already) and returns its path.
 fn server_binary() -> PathBuf {
     // Every feature of this test's build, so that under `--all-features`
-    // the example is the one `cargo test` built (and `sep-3313` on the test
-    // means `sep-3313` on the server).
+    // the example is the one `cargo test` built.
     let mut features = vec!["rmcp", "jsonschema"];
     for (on, feature) in [
         (cfg!(feature = "schemars"), "schemars"),
         (cfg!(feature = "tracing"), "tracing"),
-        (cfg!(feature = "sep-3313"), "sep-3313"),
         (cfg!(feature = "axum"), "axum"),
     ] {
         if on {
@@ -109,10 +108,13 @@ fn server_binary() -> PathBuf {
 }
 
 /// Runs the Python driver against `server` and parses its transcript.
-fn run_client(python: &str, server: &Path) -> Value {
-    let child = Command::new(python)
-        .arg(driver())
-        .arg(server)
+fn run_client(python: &str, server: &Path, tool_failure_meta: bool) -> Value {
+    let mut command = Command::new(python);
+    command.arg(driver()).arg(server);
+    if tool_failure_meta {
+        command.arg("--sep-3313");
+    }
+    let child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -134,7 +136,16 @@ fn run_client(python: &str, server: &Path) -> Value {
         "the MCP client failed:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    serde_json::from_slice(&output.stdout).expect("the driver prints JSON")
+    let mut transcript: Value =
+        serde_json::from_slice(&output.stdout).expect("the driver prints JSON");
+    // Which session this is, for the checks of `_meta`.
+    transcript["sep_3313"] = json!(tool_failure_meta);
+    transcript
+}
+
+/// Whether the session's server was started with `--sep-3313`.
+fn with_tool_failure_meta(transcript: &Value) -> bool {
+    transcript["sep_3313"] == true
 }
 
 fn call<'a>(transcript: &'a Value, id: &str) -> &'a Value {
@@ -212,7 +223,6 @@ fn with_generated_id(transcript: &Value, id: &str, template: &str) -> String {
 /// SEP-3313's class of each error class these tools answer with, as the
 /// draft lists them (capability: the call itself was wrong; reliability:
 /// the server or its backend failed).
-#[cfg(feature = "sep-3313")]
 fn tool_failure_class(error_class: &str) -> &'static str {
     match error_class {
         "OBJECT_NOT_FOUND" | "INVALID_ARGUMENTS" => "capability",
@@ -221,12 +231,14 @@ fn tool_failure_class(error_class: &str) -> &'static str {
     }
 }
 
-/// The `_meta` object an error result of `call` carries with the
-/// `sep-3313` feature, from its envelope; `retryNotBefore` is checked to be
+/// The `_meta` object an error result of `call` carries when the server
+/// runs with `--sep-3313` (none otherwise), from its envelope; `retryNotBefore` is checked to be
 /// the call's time plus `retry_after_ms` (within the window the client
 /// measured around the call) and then taken as sent.
-#[cfg(feature = "sep-3313")]
-fn tool_failure_meta(call: &Value, envelope: &Value) -> Option<Value> {
+fn tool_failure_meta(transcript: &Value, call: &Value, envelope: &Value) -> Option<Value> {
+    if !with_tool_failure_meta(transcript) {
+        return None;
+    }
     let class = tool_failure_class(envelope["error_class"].as_str().expect("error_class"));
     let mut failure = json!({
         "class": class,
@@ -259,12 +271,6 @@ fn tool_failure_meta(call: &Value, envelope: &Value) -> Option<Value> {
     Some(json!({"io.modelcontextprotocol/toolFailure": failure}))
 }
 
-/// Without the `sep-3313` feature an error result has no `_meta`.
-#[cfg(not(feature = "sep-3313"))]
-fn tool_failure_meta(_: &Value, _: &Value) -> Option<Value> {
-    None
-}
-
 /// The whole error result of call `id` with the envelope `text`: the
 /// envelope as JSON text, with `structured` also as `structuredContent`
 /// (tools without an `outputSchema`), and the `_meta` of
@@ -279,7 +285,7 @@ fn error_result(transcript: &Value, id: &str, text: &str, structured: bool) -> V
     if structured {
         expected["structuredContent"] = envelope.clone();
     }
-    if let Some(meta) = tool_failure_meta(call(transcript, id), &envelope) {
+    if let Some(meta) = tool_failure_meta(transcript, call(transcript, id), &envelope) {
         expected["_meta"] = meta;
     }
     expected
@@ -326,21 +332,29 @@ fn python_sdk_client_drives_the_example_server() {
              `python3 -m pip install mcp=={PINNED_CLIENT}` or point {PYTHON_VAR} at a python that has it"
         );
     }
-    let transcript = run_client(&python, &server_binary());
+    let server = server_binary();
+    for tool_failure_meta in [false, true] {
+        let transcript = run_client(&python, &server, tool_failure_meta);
+        check_session(&transcript);
+    }
+}
+
+/// Every check of one session's transcript.
+fn check_session(transcript: &Value) {
     assert_eq!(transcript["client"]["mcp"], PINNED_CLIENT);
-    check_initialize(&transcript);
-    check_tool_listing(&transcript);
-    check_tools_with_output_schema(&transcript);
-    check_tools_without_output_schema(&transcript);
-    check_malformed_arguments(&transcript);
-    check_read_and_write_of_a_locked_table(&transcript);
-    check_unknown_tools(&transcript);
-    check_correlation_ids(&transcript);
-    check_tool_failure_meta(&transcript);
-    check_recovery(&transcript);
-    check_output_schemas_like_the_inspector(&transcript);
-    check_envelope_schema(&transcript);
-    check_operator_log(&transcript);
+    check_initialize(transcript);
+    check_tool_listing(transcript);
+    check_tools_with_output_schema(transcript);
+    check_tools_without_output_schema(transcript);
+    check_malformed_arguments(transcript);
+    check_read_and_write_of_a_locked_table(transcript);
+    check_unknown_tools(transcript);
+    check_correlation_ids(transcript);
+    check_tool_failure_meta(transcript);
+    check_recovery(transcript);
+    check_output_schemas_like_the_inspector(transcript);
+    check_envelope_schema(transcript);
+    check_operator_log(transcript);
 }
 
 /// The error results of the transcript, in call order: `(call, envelope)`.
@@ -464,12 +478,12 @@ fn check_correlation_ids(transcript: &Value) {
     }
 }
 
-/// With `sep-3313`, the tool-failure `_meta` of the four kinds of failure
+/// With `--sep-3313`, the tool-failure `_meta` of the four kinds of failure
 /// exactly (besides `error_result`'s check of every error result against
 /// its envelope); without it, no result carries `_meta`.
 fn check_tool_failure_meta(transcript: &Value) {
     let meta = |id: &str| result(transcript, id).get("_meta").cloned();
-    if !cfg!(feature = "sep-3313") {
+    if !with_tool_failure_meta(transcript) {
         for call in transcript["calls"].as_array().expect("calls") {
             assert_eq!(call["result"].get("_meta"), None, "{}", call["id"]);
         }

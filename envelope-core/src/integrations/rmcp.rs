@@ -11,13 +11,14 @@
 //!   is a valid `#[tool]` return type. The error result carries the
 //!   envelope's compact JSON in one text block and no `structuredContent`,
 //!   which a declared `outputSchema` describes (MCP 2025-06-18,
-//!   "Structured Content"); with the `sep-3313` feature it also carries the
-//!   draft tool-failure `_meta` object.
+//!   "Structured Content").
 //! - `From<ErrorEnvelope> for CallToolResult` gives the full result, the
 //!   envelope in `structuredContent` too (the JSON of
 //!   [`Envelope::to_mcp_result`]), for a tool without an `outputSchema`.
-//! - [`call_tool`] routes a `tools/call` and answers a call of an unknown
-//!   tool with the near-miss tool names ([`UnknownTool`]).
+//! - [`call_tool`] routes a `tools/call`, answers a call of an unknown tool
+//!   with the near-miss tool names ([`UnknownTool`]) and, when the server
+//!   turns it on ([`Tools::tool_failure_meta`]), adds the draft SEP-3313
+//!   tool-failure object to every error result.
 //!
 //! A server wires it with one impl and one method:
 //!
@@ -72,7 +73,6 @@ impl IntoCallToolResult for ErrorEnvelope {
 fn text_result(envelope: &ErrorEnvelope) -> CallToolResult {
     let mut result = CallToolResult::error(vec![ContentBlock::text(envelope.json_string())]);
     result.is_error = Some(envelope.is_error);
-    result.meta = crate::render::mcp::result_meta(envelope).map(MetaObject::from);
     result
 }
 
@@ -111,6 +111,36 @@ pub trait Tools: Sized + Send + Sync + 'static {
     /// [`UnknownTool::ToolError`].
     fn unknown_tool(&self) -> UnknownTool {
         UnknownTool::ToolError
+    }
+
+    /// Whether [`call_tool`] adds the tool-failure object of MCP's draft
+    /// SEP-3313 ("Structured Tool-Failure Classification") to every error
+    /// result whose text is an envelope, under
+    /// `_meta["io.modelcontextprotocol/toolFailure"]`:
+    ///
+    /// | member | value |
+    /// |---|---|
+    /// | `class` | `"capability"` (the call cannot work as made), `"reliability"` (the server or what it depends on failed) or `"governance"` (a policy, a permission or a person stands in the way); by class in the table below |
+    /// | `code` | the envelope's `code`, else its class's wire name |
+    /// | `retryable` | the envelope's `retryable`, only for `"reliability"` (as the SEP says) |
+    /// | `retryNotBefore` | when the result is sent plus `retry_after_ms`, in Unix epoch milliseconds; only with a retry hint |
+    /// | `correlationId` | the envelope's `correlation_id`, the id of the call's log line |
+    /// | `agentGuidance` | the envelope's first next step, when it has one |
+    ///
+    /// | error class | SEP-3313 class |
+    /// |---|---|
+    /// | `InvalidArguments`, `SyntaxError`, `RuntimeError`, `ObjectNotFound`, `AlreadyExists`, `PreconditionFailed`, `Conflict`, `Unsupported` | `capability` |
+    /// | `Unauthenticated`, `InteractionRequired`, `InsufficientPrivilege`, `PolicyDenied`, `QuotaExceeded` | `governance` |
+    /// | `RateLimited`, `Busy`, `Timeout`, `Transient`, `ConnectionFailed`, `Cancelled`, `Internal`, `Unknown` | `reliability` |
+    ///
+    /// `RateLimited` is `reliability` although a limit is a policy: it
+    /// lifts after the retry hint, and only `reliability` may carry
+    /// `retryable`. An error result whose text is not an envelope (a tool
+    /// that returns a plain `String` error) gets no object.
+    ///
+    /// The provided method returns `false`: off while the SEP is a draft.
+    fn tool_failure_meta(&self) -> bool {
+        false
     }
 }
 
@@ -155,10 +185,15 @@ pub async fn call_tool<S: Tools>(
 ) -> Result<CallToolResponse, ErrorData> {
     let router = server.tool_router();
     let name = request.name.clone();
+    let meta = server.tool_failure_meta();
     if router.has_route(&name) && !router.is_disabled(&name) {
-        return router
+        let response = router
             .call(ToolCallContext::new(server, request, context))
-            .await;
+            .await?;
+        return Ok(match response {
+            CallToolResponse::Complete(result) if meta => with_failure_meta(result).into(),
+            other => other,
+        });
     }
     let call = CallContext::identified(name.clone(), correlation_id(&context.meta, &context.id))
         .with_behaviour(CallBehaviour::READ);
@@ -169,6 +204,7 @@ pub async fn call_tool<S: Tools>(
         .collect();
     let envelope = call.fail(unknown_tool(&name, &known));
     match server.unknown_tool() {
+        UnknownTool::ToolError if meta => Ok(with_failure_meta(text_result(&envelope)).into()),
         UnknownTool::ToolError => envelope.into_call_tool_result(),
         UnknownTool::ProtocolError => {
             let mut message = format!("unknown tool {}", Value::from(cut(&name)));
@@ -183,6 +219,28 @@ pub async fn call_tool<S: Tools>(
             Err(ErrorData::invalid_params(message, Some(envelope.to_json())))
         }
     }
+}
+
+/// `result` with the SEP-3313 tool-failure object in its `_meta`, when it
+/// is an error result whose first text block is an envelope (see
+/// [`Tools::tool_failure_meta`]); other `_meta` keys are kept.
+fn with_failure_meta(mut result: CallToolResult) -> CallToolResult {
+    if result.is_error != Some(true) {
+        return result;
+    }
+    let envelope = result
+        .content
+        .iter()
+        .find_map(|block| block.as_text())
+        .and_then(|text| serde_json::from_str::<ErrorEnvelope>(&text.text).ok());
+    if let Some(envelope) = envelope {
+        let failure = crate::render::mcp::tool_failure(&envelope, crate::render::mcp::now_ms());
+        result
+            .meta
+            .get_or_insert_with(MetaObject::default)
+            .insert(String::from(crate::render::mcp::TOOL_FAILURE_KEY), failure);
+    }
+    result
 }
 
 /// The longest tool name echoed back, in characters.
@@ -301,18 +359,12 @@ mod tests {
         assert_eq!(result.content.len(), 1);
         assert_eq!(result.content[0].as_text().unwrap().text, BUSY_JSON);
         assert_eq!(result.structured_content, Some(busy().to_json()));
+        assert_eq!(result.meta, None);
         // rmcp's own wire form equals `to_mcp_result`, `resultType`
-        // included (`retryNotBefore` aside, which is computed now).
-        let mut wire = serde_json::to_value(&result).unwrap();
-        let mut json = busy().to_mcp_result();
+        // included.
+        let wire = serde_json::to_value(&result).unwrap();
         assert_eq!(wire["resultType"], json!("complete"));
-        for value in [&mut wire, &mut json] {
-            if let Some(failure) = value.pointer_mut("/_meta/io.modelcontextprotocol~1toolFailure")
-            {
-                failure.as_object_mut().unwrap().remove("retryNotBefore");
-            }
-        }
-        assert_eq!(wire, json);
+        assert_eq!(wire, busy().to_mcp_result());
     }
 
     #[test]
@@ -324,17 +376,23 @@ mod tests {
         assert_eq!(result.content.len(), 1);
         assert_eq!(result.content[0].as_text().unwrap().text, BUSY_JSON);
         assert_eq!(result.structured_content, None);
-        #[cfg(not(feature = "sep-3313"))]
         assert_eq!(result.meta, None);
-        #[cfg(feature = "sep-3313")]
-        assert_eq!(
-            result
-                .meta
-                .unwrap()
-                .get("io.modelcontextprotocol/toolFailure")
-                .unwrap()["class"],
-            json!("reliability")
-        );
+    }
+
+    #[test]
+    fn the_failure_meta_goes_on_error_results_of_envelopes_only() {
+        let with = with_failure_meta(text_result(&busy()));
+        let failure = &with.meta.as_ref().unwrap()["io.modelcontextprotocol/toolFailure"];
+        assert_eq!(failure["class"], json!("reliability"));
+        assert_eq!(failure["code"], json!("BUSY"));
+        assert_eq!(failure["retryable"], json!(true));
+        assert_eq!(failure["correlationId"], json!("c-1"));
+        assert!(failure["retryNotBefore"].as_u64().unwrap() >= 250);
+        // A plain text error and a success get none.
+        let plain = CallToolResult::error(vec![ContentBlock::text("boom")]);
+        assert_eq!(with_failure_meta(plain).meta, None);
+        let ok = CallToolResult::success(vec![ContentBlock::text(BUSY_JSON)]);
+        assert_eq!(with_failure_meta(ok).meta, None);
     }
 
     #[test]

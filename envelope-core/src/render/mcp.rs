@@ -1,11 +1,13 @@
 //! The MCP `CallToolResult` shape for an error envelope, as JSON, and the
-//! draft tool-failure `_meta` object (SEP-3313, feature `sep-3313`); the
-//! rmcp types of the same shape are built in `integrations/rmcp.rs` from
-//! these.
+//! draft tool-failure `_meta` object (SEP-3313), which a server turns on
+//! with `rmcp::Tools::tool_failure_meta`; the rmcp types are built in
+//! `integrations/rmcp.rs`.
 
-use serde_json::{Map, Value, json};
+#[cfg(feature = "rmcp")]
+use serde_json::Map;
+use serde_json::{Value, json};
 
-#[cfg(feature = "sep-3313")]
+#[cfg(feature = "rmcp")]
 use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 
@@ -13,39 +15,16 @@ use crate::envelope::ErrorEnvelope;
 /// is serialized from the struct, not from the `Value`: a `Value` object's
 /// key order depends on serde_json's features.
 pub(crate) fn call_tool_result(envelope: &ErrorEnvelope) -> Value {
-    let mut result = json!({
+    json!({
         "content": [{ "type": "text", "text": envelope.json_string() }],
         "structuredContent": envelope.to_json(),
         "isError": envelope.is_error,
         "resultType": "complete",
-    });
-    if let Some(meta) = result_meta(envelope) {
-        result["_meta"] = Value::Object(meta);
-    }
-    result
-}
-
-/// The result's `_meta`: with the `sep-3313` feature, the tool-failure
-/// object under its key; without it, none.
-pub(crate) fn result_meta(envelope: &ErrorEnvelope) -> Option<Map<String, Value>> {
-    #[cfg(feature = "sep-3313")]
-    {
-        let mut meta = Map::new();
-        meta.insert(
-            String::from(TOOL_FAILURE_KEY),
-            tool_failure(envelope, now_ms()),
-        );
-        Some(meta)
-    }
-    #[cfg(not(feature = "sep-3313"))]
-    {
-        let _ = envelope;
-        None
-    }
+    })
 }
 
 /// The `_meta` key of the tool-failure object (SEP-3313, draft).
-#[cfg(feature = "sep-3313")]
+#[cfg(feature = "rmcp")]
 pub(crate) const TOOL_FAILURE_KEY: &str = "io.modelcontextprotocol/toolFailure";
 
 /// The tool-failure object of MCP's draft SEP-3313 ("Structured
@@ -60,7 +39,7 @@ pub(crate) const TOOL_FAILURE_KEY: &str = "io.modelcontextprotocol/toolFailure";
 /// | `retryNotBefore` | `now_ms + retry_after_ms`, saturating; only with a retry hint |
 /// | `correlationId` | the envelope's `correlation_id` (the SEP requires one; an envelope without gets a generated id, which no log line carries: answer through a `CallContext`) |
 /// | `agentGuidance` | the first next step; left out when there is none |
-#[cfg(feature = "sep-3313")]
+#[cfg(feature = "rmcp")]
 pub(crate) fn tool_failure(envelope: &ErrorEnvelope, now_ms: u64) -> Value {
     let class = envelope.error_class.tool_failure_class();
     let mut failure = Map::new();
@@ -88,8 +67,8 @@ pub(crate) fn tool_failure(envelope: &ErrorEnvelope, now_ms: u64) -> Value {
 }
 
 /// Now, in Unix epoch milliseconds (0 before 1970, saturating far ahead).
-#[cfg(feature = "sep-3313")]
-fn now_ms() -> u64 {
+#[cfg(feature = "rmcp")]
+pub(crate) fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| {
@@ -97,10 +76,10 @@ fn now_ms() -> u64 {
         })
 }
 
-#[cfg(feature = "sep-3313")]
+#[cfg(feature = "rmcp")]
 impl ErrorClass {
-    /// The class of MCP's draft SEP-3313 tool-failure object (feature
-    /// `sep-3313` puts it in every error result's `_meta`): `"capability"`
+    /// The class of MCP's draft SEP-3313 tool-failure object (a server
+    /// turns it on with `rmcp::Tools::tool_failure_meta`): `"capability"`
     /// (the call cannot work as made: fix it or do without), `"reliability"`
     /// (the server or what it depends on failed: maybe repeat) or
     /// `"governance"` (a policy, a permission or a person stands in the
@@ -117,7 +96,7 @@ impl ErrorClass {
     /// `retryable`. `Cancelled` and `Internal` are `reliability` with
     /// `retryable: false`: nothing about the call itself was wrong.
     #[must_use]
-    pub const fn tool_failure_class(self) -> &'static str {
+    pub(crate) const fn tool_failure_class(self) -> &'static str {
         match self {
             ErrorClass::InvalidArguments
             | ErrorClass::SyntaxError
@@ -144,12 +123,11 @@ impl ErrorClass {
     }
 }
 
-#[cfg(all(test, feature = "sep-3313"))]
+#[cfg(all(test, feature = "rmcp"))]
 mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::Envelope;
 
     #[test]
     fn tool_failure_of_a_retryable_read() {
@@ -205,21 +183,9 @@ mod tests {
     }
 
     #[test]
-    fn the_mcp_result_carries_it_under_its_key() {
-        let envelope =
-            ErrorEnvelope::new(ErrorClass::ObjectNotFound, "gone").with_correlation_id("c");
-        let result = envelope.to_mcp_result();
-        assert_eq!(
-            result["_meta"],
-            json!({"io.modelcontextprotocol/toolFailure": {
-                "class": "capability", "code": "OBJECT_NOT_FOUND", "correlationId": "c"
-            }})
-        );
-        // Without an id, one is generated.
-        let bare = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_mcp_result();
-        let id = bare["_meta"][TOOL_FAILURE_KEY]["correlationId"]
-            .as_str()
-            .unwrap();
+    fn without_an_id_one_is_generated() {
+        let bare = tool_failure(&ErrorEnvelope::new(ErrorClass::Internal, "boom"), 0);
+        let id = bare["correlationId"].as_str().unwrap();
         assert_eq!(id.split_once('-').unwrap().0.len(), 8);
     }
 
