@@ -637,6 +637,35 @@ mod tests {
         assert_eq!(distinct(&[outcome.clone(), outcome]), 1);
     }
 
+    /// No sequence of builders puts `retryable: true` on the wire for a
+    /// repeat that is not safe, and each input of the rule sticks.
+    #[test]
+    fn the_builders_keep_the_retry_rule() {
+        // An author's "may succeed" cannot make an unknown effect safe.
+        let timeout = ErrorEnvelope::new(ErrorClass::Timeout, "t").with_retryable(true);
+        assert!(!timeout.retryable);
+        assert_eq!(timeout.next_steps.len(), 1);
+        // Idempotence survives a later effect; the check step goes.
+        let put = ErrorEnvelope::new(ErrorClass::Timeout, "t")
+            .idempotent()
+            .with_effect(Effect::Partial);
+        assert!(put.retryable);
+        assert!(put.next_steps.is_empty());
+        // "Will not succeed" survives a later effect too.
+        let refused = ErrorEnvelope::new(ErrorClass::Busy, "b")
+            .with_retryable(false)
+            .with_effect(Effect::Nothing);
+        assert!(!refused.retryable);
+        // A possible effect takes `retryable` away and brings the step.
+        let busy = ErrorEnvelope::new(ErrorClass::Busy, "b").with_effect(Effect::Unknown);
+        assert!(!busy.retryable);
+        assert_eq!(
+            busy.next_steps,
+            ["the call may have taken effect: check its result before repeating it"]
+        );
+        assert!(busy.with_effect(Effect::Nothing).next_steps.is_empty());
+    }
+
     #[test]
     fn retry_after_saturates() {
         let env = ErrorEnvelope::new(ErrorClass::Busy, "b").with_retry_after(Duration::MAX);
