@@ -102,6 +102,16 @@ pub fn call_tool_result<E: Envelope>(error: E) -> CallToolResult {
 /// the context can read each tool's declared annotations, and says how a
 /// call of an unknown tool is answered. One line for most servers:
 /// `fn tool_router(&self) -> &ToolRouter<Self> { &self.tool_router }`.
+///
+/// Without it, a `#[tool]` taking a `CallContext` does not compile, and
+/// rustc reports it at `#[tool_router]` as rmcp's "the trait bound
+/// `(Tool, fn(..)): IntoToolRoute<..>` is not satisfied": the missing
+/// piece is this impl.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `envelope::rmcp::Tools`, which a `CallContext` tool parameter needs",
+    label = "the server whose tools take a `CallContext`",
+    note = "add `impl envelope::rmcp::Tools for {Self} {{ fn tool_router(&self) -> &ToolRouter<Self> {{ &self.tool_router }} }}`"
+)]
 pub trait Tools: Sized + Send + Sync + 'static {
     /// The server's tool router (the one `#[tool_router]` built).
     fn tool_router(&self) -> &ToolRouter<Self>;
