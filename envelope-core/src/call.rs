@@ -88,6 +88,10 @@ type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
 /// 5. the envelope is returned, for the transport to render (rmcp's
 ///    `CallToolResult`, problem details).
 ///
+/// An error that does not go through the context (a derived error returned
+/// as it is, with `?` into the tool's own error type) gets none of this:
+/// answer every error of the call through it.
+///
 /// ```
 /// # extern crate envelope_core as envelope;
 /// use envelope::{CallContext, ErrorClass, ErrorEnvelope, OrFail};

@@ -110,6 +110,22 @@ pub(crate) fn closest<'a>(input: &str, known: &[&'a str]) -> Option<&'a str> {
         .filter(|(d, k)| *d <= (k.len().max(input.len()) / 3).max(1))
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
+        .or_else(|| only_extension(&lowered, known))
+}
+
+/// The one known name that starts with `lowered` (at least four
+/// characters): a name written short (`Runtime` for `RuntimeError`).
+fn only_extension<'a>(lowered: &str, known: &[&'a str]) -> Option<&'a str> {
+    if lowered.chars().count() < 4 {
+        return None;
+    }
+    let mut longer = known
+        .iter()
+        .filter(|k| k.to_lowercase().starts_with(lowered));
+    match (longer.next(), longer.next()) {
+        (Some(only), None) => Some(*only),
+        _ => None,
+    }
 }
 
 /// The known name a quoted value most likely meant, for a "write it
@@ -167,5 +183,15 @@ mod tests {
         assert_eq!(closest("ab", &["cd"]), None);
         assert_eq!(closest("cod", &["code", "cold", "co"]), Some("code"));
         assert_eq!(closest("CLAS", &["class"]), Some("class"));
+        // A name written short, when only one name extends it.
+        assert_eq!(
+            closest("Runtime", &["RuntimeError", "SyntaxError"]),
+            Some("RuntimeError")
+        );
+        assert_eq!(
+            closest("sugg", &["suggested_tool", "suggested_tools"]),
+            None
+        );
+        assert_eq!(closest("Run", &["RuntimeError"]), None);
     }
 }

@@ -21,7 +21,7 @@ const NONE: &str = "—";
 /// |---|---|
 /// | code | the domain code, in backticks |
 /// | class | the [`ErrorClass`](crate::ErrorClass) wire name, in backticks |
-/// | owner | `caller` or `server` |
+/// | owner | `caller`, `server` or `user` ([`Owner`](crate::Owner)) |
 /// | category | the [`UserErrorCategory`](crate::UserErrorCategory) wire name, in backticks |
 /// | effect | what a failure changed: `nothing`, `unknown` or `partial` ([`Effect`](crate::Effect)) |
 /// | retryable | `yes` or `no`: whether the variant's envelopes say `retryable`, by the same retry rule (see [`VariantSpec::retryable`]) |
