@@ -326,21 +326,30 @@ where
     let mut pointer = String::new();
     for token in tokens {
         pointer.push('/');
-        let token = token.as_ref();
-        let mut chars = token.char_indices();
-        let end = chars.nth(MAX_KEY_CHARS).map_or(token.len(), |(at, _)| at);
-        for c in token[..end].chars() {
+        let (kept, cut) = shown(token.as_ref());
+        for c in kept.chars() {
             match c {
                 '~' => pointer.push_str("~0"),
                 '/' => pointer.push_str("~1"),
                 c => pointer.push(c),
             }
         }
-        if end < token.len() {
+        if cut {
             pointer.push('…');
         }
     }
     pointer
+}
+
+/// The part of a name the caller sent that is echoed back: its first
+/// [`MAX_KEY_CHARS`] characters, and whether the rest was cut (the echo
+/// then ends in `…`). For argument keys here and tool names in the rmcp
+/// integration.
+pub(crate) fn shown(name: &str) -> (&str, bool) {
+    match name.char_indices().nth(MAX_KEY_CHARS) {
+        Some((end, _)) => (&name[..end], true),
+        None => (name, false),
+    }
 }
 
 /// The value at the unescaped `tokens` under `root`, if there is one.

@@ -57,15 +57,16 @@ use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 use crate::envelope_trait::Envelope;
 
+// The same bodies as a derived type's impls.
 impl From<ErrorEnvelope> for CallToolResult {
     fn from(envelope: ErrorEnvelope) -> Self {
-        full_result(&envelope)
+        call_tool_result(envelope)
     }
 }
 
 impl IntoCallToolResult for ErrorEnvelope {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        Ok(text_result(&self).into())
+        into_call_tool_result(self)
     }
 }
 
@@ -214,8 +215,13 @@ pub async fn call_tool<S: Tools>(
         .collect();
     let envelope = call.fail(unknown_tool(&name, &known));
     match server.unknown_tool() {
-        UnknownTool::ToolError if meta => Ok(with_failure_meta(text_result(&envelope)).into()),
-        UnknownTool::ToolError => envelope.into_call_tool_result(),
+        UnknownTool::ToolError => {
+            let mut result = text_result(&envelope);
+            if meta {
+                add_failure_meta(&mut result, &envelope);
+            }
+            Ok(result.into())
+        }
         UnknownTool::ProtocolError => {
             let mut message = format!("unknown tool {}", Value::from(cut(&name)));
             if !envelope.fuzzy_matches.is_empty() {
@@ -244,23 +250,27 @@ fn with_failure_meta(mut result: CallToolResult) -> CallToolResult {
         .find_map(|block| block.as_text())
         .and_then(|text| serde_json::from_str::<ErrorEnvelope>(&text.text).ok());
     if let Some(envelope) = envelope {
-        let failure = crate::render::mcp::tool_failure(&envelope, crate::render::mcp::now_ms());
-        result
-            .meta
-            .get_or_insert_with(MetaObject::default)
-            .insert(String::from(crate::render::mcp::TOOL_FAILURE_KEY), failure);
+        add_failure_meta(&mut result, &envelope);
     }
     result
 }
 
-/// The longest tool name echoed back, in characters.
-const MAX_NAME_CHARS: usize = 64;
+/// Puts the SEP-3313 tool-failure object of `envelope`, as of now, in
+/// `result`'s `_meta`, keeping its other keys.
+fn add_failure_meta(result: &mut CallToolResult, envelope: &ErrorEnvelope) {
+    let failure = crate::render::mcp::tool_failure(envelope, crate::render::mcp::now_ms());
+    result
+        .meta
+        .get_or_insert_with(MetaObject::default)
+        .insert(String::from(crate::render::mcp::TOOL_FAILURE_KEY), failure);
+}
 
-/// A caller's name, cut to [`MAX_NAME_CHARS`] characters.
+/// A caller's tool name as echoed back, cut as argument keys are
+/// (`args::shown`).
 fn cut(name: &str) -> String {
-    match name.char_indices().nth(MAX_NAME_CHARS) {
-        Some((end, _)) => format!("{}…", &name[..end]),
-        None => name.to_owned(),
+    match crate::args::shown(name) {
+        (kept, true) => format!("{kept}…"),
+        (kept, false) => kept.to_owned(),
     }
 }
 
