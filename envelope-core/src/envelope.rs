@@ -187,29 +187,34 @@ pub struct EnvelopeFields {
     /// [`crate::args`]; empty for every other envelope.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub argument_errors: Vec<ArgumentError>,
-    /// The retry rule's inputs that the wire does not carry.
+    /// What the envelope knows that the wire does not carry: the retry
+    /// rule's inputs, and whether a call context has answered it.
     #[serde(skip)]
     #[cfg_attr(feature = "schemars", schemars(skip))]
-    pub(crate) rule: RetryInputs,
+    pub(crate) rule: Unwired,
 }
 
-/// What the retry rule combines with the effect: whether a later attempt
-/// may succeed (the class's judgement, or an author's) and whether the
-/// operation is idempotent. Not part of the wire form, and so not of
-/// equality: every `RetryInputs` equals every other.
+/// The envelope's state off the wire: what the retry rule combines with
+/// the effect (whether a later attempt may succeed, the class's judgement
+/// or an author's, and whether the operation is idempotent), and whether a
+/// `CallContext` has answered the envelope (applied the call and logged
+/// it), so a transport that applies a context again does not log it twice.
+/// Not part of the wire form, and so not of equality: every `Unwired`
+/// equals every other.
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct RetryInputs {
+pub(crate) struct Unwired {
     pub(crate) may_succeed: bool,
     pub(crate) idempotent: bool,
+    pub(crate) answered: bool,
 }
 
-impl PartialEq for RetryInputs {
+impl PartialEq for Unwired {
     fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl Eq for RetryInputs {}
+impl Eq for Unwired {}
 
 impl std::ops::Deref for ErrorEnvelope {
     type Target = EnvelopeFields;
@@ -291,7 +296,7 @@ impl ErrorEnvelope {
             help_url: None,
             details: Map::new(),
             argument_errors: Vec::new(),
-            rule: RetryInputs::default(),
+            rule: Unwired::default(),
         }))
     }
 
@@ -313,10 +318,8 @@ impl ErrorEnvelope {
     /// Sets the retry rule's inputs and applies the rule
     /// ([`ErrorEnvelope::apply_retry_rule`]).
     pub(crate) fn settle(&mut self, may_succeed: bool, idempotent: bool) {
-        self.0.rule = RetryInputs {
-            may_succeed,
-            idempotent,
-        };
+        self.0.rule.may_succeed = may_succeed;
+        self.0.rule.idempotent = idempotent;
         self.apply_retry_rule();
     }
 
@@ -327,9 +330,10 @@ impl ErrorEnvelope {
     /// it again replaces the earlier check step.
     pub(crate) fn apply_retry_rule(&mut self) {
         let fields = &mut *self.0;
-        let RetryInputs {
+        let Unwired {
             may_succeed,
             idempotent,
+            ..
         } = fields.rule;
         fields.retryable = retryable(may_succeed, fields.effect, idempotent);
         fields

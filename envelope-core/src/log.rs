@@ -43,6 +43,13 @@ pub fn report<E: Envelope + Error + ?Sized>(error: &E) -> ErrorEnvelope {
 /// effect, retryability and id come from `envelope`, its `Display` text and
 /// `source()` chain from `error`. Returns `envelope` unchanged.
 pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> ErrorEnvelope {
+    record(&envelope, &error.to_string(), &sources(error));
+    envelope
+}
+
+/// The `Display` of each `source()` of `error`, outermost first, at most
+/// [`MAX_SOURCES`] (then `"..."`).
+pub(crate) fn sources<E: Error + ?Sized>(error: &E) -> Vec<String> {
     let mut chain = Vec::new();
     let mut next = error.source();
     while let Some(source) = next {
@@ -53,7 +60,12 @@ pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> Error
         chain.push(source.to_string());
         next = source.source();
     }
-    let text = error.to_string();
+    chain
+}
+
+/// The one event of [`report`], from the envelope and the error's text
+/// (its `Display`, `text`, and its `source()` chain, `sources`).
+pub(crate) fn record(envelope: &ErrorEnvelope, text: &str, sources: &[String]) {
     macro_rules! event {
         ($level:expr) => {
             tracing::event!(
@@ -65,7 +77,7 @@ pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> Error
                 error.retryable = envelope.retryable,
                 error.correlation_id = ?envelope.correlation_id.as_deref().unwrap_or_default(),
                 error.display = ?text,
-                error.sources = ?chain,
+                error.sources = ?sources,
                 "tool call failed"
             )
         };
@@ -75,5 +87,4 @@ pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> Error
         (_, Owner::Server) => event!(tracing::Level::ERROR),
         _ => event!(tracing::Level::INFO),
     }
-    envelope
 }

@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer};
 
 use serde_json::{Map, Value};
 
-use super::{EnvelopeFields, ErrorEnvelope, RetryInputs, always_true};
+use super::{EnvelopeFields, ErrorEnvelope, Unwired, always_true};
 use crate::argument_error::ArgumentError;
 use crate::category::UserErrorCategory;
 use crate::class::ErrorClass;
@@ -96,9 +96,10 @@ impl<'de> Deserialize<'de> for ErrorEnvelope {
         // forbids a repeat; a safe repeat that is not retryable cannot
         // succeed; otherwise the class judges.
         let safe = effect.allows_repeat(false);
-        let rule = RetryInputs {
+        let rule = Unwired {
             may_succeed: retryable || (!safe && error_class.is_retryable()),
             idempotent: retryable && !safe,
+            answered: false,
         };
         Ok(ErrorEnvelope(Box::new(EnvelopeFields {
             is_error: is_error.unwrap_or_else(always_true),

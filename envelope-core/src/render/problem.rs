@@ -314,7 +314,7 @@ mod tests {
                 received: Some("integer".into()),
                 suggestions: Vec::new(),
             }],
-            rule: crate::envelope::RetryInputs::default(),
+            rule: crate::envelope::Unwired::default(),
         }))
     }
 
