@@ -127,13 +127,15 @@
 //! | `jsonschema` | `args::parse_with_schema`: every problem in a tool's arguments at once, checked against the argument type's JSON Schema | |
 //! | `tracing` | `log::report`: one `tracing` event per error for the operator, with its `source()` chain and correlation id | |
 //! | `http` | RFC 9457 problem details: `Envelope::to_problem_details()`, the `problem` module (`ProblemDetails`, `http_response`, `CONTENT_TYPE`), `ErrorClass::status_code()`, with the `http` crate's types | |
-//! | `axum` | axum 0.8 `IntoResponse` for derived types and `ErrorEnvelope` (a problem details response with `Retry-After`), through `axum-core` only | `http` |
+//! | `axum` | axum 0.8 (without its default features): `IntoResponse` for derived types and `ErrorEnvelope` (a problem details response with `Retry-After`); the extractors `axum::{Json, Query, Path}` that reject in problem details; `axum::RouterExt::answer_failures` (404 and 405 in problem details, the request's `CallContext`: correlation id, the method's retry safety, one log line) | `http`, `schemars` |
 
 #![forbid(unsafe_code)]
 // On docs.rs: label each feature-gated item with the feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
+#[cfg(feature = "axum")]
+pub use envelope_core::axum;
 #[cfg(feature = "tracing")]
 pub use envelope_core::log;
 #[cfg(feature = "http")]
@@ -226,10 +228,11 @@ macro_rules! __envelope_rmcp {
 }
 
 /// Under `axum`, for the derived type `T`: `axum::response::IntoResponse
-/// for T` (axum 0.8, through `axum-core`), the envelope as an RFC 9457
-/// problem details response with the class's status and `Retry-After`
-/// (`problem::http_response`), so a handler returns
-/// `Result<Json<Row>, T>` with no glue.
+/// for T` (axum 0.8), the envelope as an RFC 9457 problem details response
+/// with the class's status and `Retry-After` (`problem::http_response`),
+/// so a handler returns `Result<Json<Row>, T>` with no glue; the response
+/// carries the failure, with the error's `Display` and `source()` chain
+/// when `T` is a `std::error::Error`, for `axum::RouterExt::answer_failures`.
 #[cfg(feature = "axum")]
 #[doc(hidden)]
 #[macro_export]
@@ -239,7 +242,13 @@ macro_rules! __envelope_axum {
         #[allow(deprecated)]
         impl $($generics)* $crate::__private::axum::IntoResponse for $($ty)* $($where)* {
             fn into_response(self) -> $crate::__private::axum::Response {
-                $crate::__private::axum::into_response(self)
+                // The error's text for the log line when the type is a
+                // `std::error::Error`: `ErrorText` is found first by
+                // method resolution, `NoErrorText` (one `&` further) else.
+                #[allow(unused_imports)]
+                use $crate::__private::axum::{ErrorText as _, NoErrorText as _};
+                let text = (&$crate::__private::axum::Cause(&self)).text();
+                $crate::__private::axum::into_response(self, text)
             }
         }
     };

@@ -71,6 +71,31 @@ impl CallBehaviour {
     }
 }
 
+#[cfg(feature = "http")]
+impl CallBehaviour {
+    /// The behaviour an HTTP method declares (feature `http`; RFC 9110,
+    /// section 9.2): `GET`, `HEAD`, `OPTIONS` and `TRACE` are safe, so a
+    /// read; `PUT` and `DELETE` are idempotent, and `DELETE` destructive;
+    /// `POST`, `PATCH`, `CONNECT` and extension methods declare nothing.
+    #[must_use]
+    pub fn from_method(method: &http::Method) -> Self {
+        use http::Method;
+        match *method {
+            Method::GET | Method::HEAD | Method::OPTIONS | Method::TRACE => CallBehaviour::READ,
+            Method::PUT => CallBehaviour {
+                idempotent: true,
+                ..CallBehaviour::default()
+            },
+            Method::DELETE => CallBehaviour {
+                idempotent: true,
+                destructive: true,
+                ..CallBehaviour::default()
+            },
+            _ => CallBehaviour::default(),
+        }
+    }
+}
+
 /// A check for a cancellation the client may have sent.
 type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
 
@@ -276,11 +301,22 @@ impl CallContext {
     /// whole (its `Display` and `source()` chain) before it is dropped.
     pub fn fail<E: Envelope + Error>(&self, error: E) -> ErrorEnvelope {
         let envelope = error.to_envelope();
-        self.answer(&error, envelope)
+        self.answer(envelope, |_envelope| {
+            #[cfg(feature = "tracing")]
+            crate::log::record(_envelope, &error.to_string(), &crate::log::sources(&error));
+        })
     }
 
-    /// The one path of every failure of the call.
-    fn answer(&self, error: &dyn Error, envelope: ErrorEnvelope) -> ErrorEnvelope {
+    /// The one path of every failure of the call: steps 1 to 3 on
+    /// `envelope`, then `log` (step 4, inside the call's span) unless a
+    /// context answered the envelope before, so an envelope answered by a
+    /// tool and again by its transport is logged once.
+    pub(crate) fn answer(
+        &self,
+        envelope: ErrorEnvelope,
+        log: impl FnOnce(&ErrorEnvelope),
+    ) -> ErrorEnvelope {
+        let answered = envelope.rule.answered;
         let mut envelope = if self.is_cancelled() {
             ErrorEnvelope::new(ErrorClass::Cancelled, "the client cancelled the call")
                 .with_code("CANCELLED")
@@ -291,17 +327,40 @@ impl CallContext {
         if envelope.correlation_id.is_none() {
             envelope = envelope.with_correlation_id(&self.correlation_id);
         }
-        #[cfg(feature = "tracing")]
-        {
+        envelope.fields_mut().rule.answered = true;
+        if !answered {
+            #[cfg(feature = "tracing")]
             let _entered = self.span().enter();
-            crate::log::report_as(error, envelope)
+            log(&envelope);
         }
-        #[cfg(not(feature = "tracing"))]
-        {
-            let _ = error;
-            envelope
-        }
+        envelope
     }
+}
+
+/// The correlation id a request carries: the id the client chose (an
+/// HTTP `x-request-id`, an MCP `_meta.correlationId`), cleaned as
+/// [`ErrorEnvelope::with_correlation_id`] cleans it; else the trace id of
+/// a W3C Trace Context `traceparent` it sent; else `None`. One rule for
+/// every transport.
+#[cfg(any(feature = "rmcp", feature = "axum"))]
+pub(crate) fn sent_correlation_id(id: Option<&str>, traceparent: Option<&str>) -> Option<String> {
+    id.and_then(|id| correlation_id(id.to_owned()))
+        .or_else(|| traceparent.and_then(|value| trace_id(value.trim())).map(str::to_owned))
+}
+
+/// The trace id of a W3C Trace Context `traceparent` value (version `00`:
+/// `00-<trace id>-<parent id>-<flags>`, the trace id 32 lower-case hex
+/// digits, not all zero), if it is one.
+#[cfg(any(feature = "rmcp", feature = "axum"))]
+fn trace_id(traceparent: &str) -> Option<&str> {
+    let mut parts = traceparent.split('-');
+    let (version, trace) = (parts.next()?, parts.next()?);
+    let hex = |s: &str, len: usize| {
+        s.len() == len
+            && s.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    };
+    (hex(version, 2) && hex(trace, 32) && trace.bytes().any(|b| b != b'0')).then_some(trace)
 }
 
 /// Turns the error of a fallible line into the call's answer, so a tool

@@ -56,6 +56,9 @@ pub use crate::envelope_trait::Envelope;
 #[cfg(feature = "rmcp")]
 #[doc(inline)]
 pub use crate::integrations::rmcp;
+#[cfg(feature = "axum")]
+#[doc(inline)]
+pub use crate::integrations::axum;
 #[cfg(feature = "http")]
 pub use crate::render::problem;
 pub use crate::render::{catalog_json, catalog_markdown};

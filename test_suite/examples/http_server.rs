@@ -1,10 +1,23 @@
 //! An HTTP API (axum 0.8) over the schema catalog of the `mcp_server`
 //! example, with the same `#[derive(Envelope)]` error type
-//! (`support/catalog_error.rs`): every error is an RFC 9457 problem
-//! details response (`application/problem+json`) with the class's status
-//! and, for a retry hint, `Retry-After`. No handler converts an error by
-//! hand: with the `axum` feature every derived type and `ErrorEnvelope`
-//! are `IntoResponse`, so handlers return `Result<Json<T>, CatalogError>`.
+//! (`support/catalog_error.rs`). Every request is answered by a handler or
+//! by an RFC 9457 problem details body (`application/problem+json`), and no
+//! handler has error glue beyond `?`:
+//!
+//! - the handlers return `Result<_, CatalogError>`: with the `axum` feature
+//!   every derived type is an `IntoResponse`;
+//! - `envelope::axum::{Json, Query, Path}` read the body, the query string
+//!   and the path parameters, and reject bad input with the
+//!   `INVALID_ARGUMENTS` problem naming each bad argument (`?limit=x`,
+//!   `{"colum": ...}`), a body that is not JSON with `SYNTAX_ERROR`, and a
+//!   body sent without `Content-Type: application/json` with `415`;
+//! - `.answer_failures()` on the router answers unknown paths (`404`) and
+//!   wrong methods (`405`, with `Allow`), and answers every failure through
+//!   the request's `CallContext`: the `x-request-id` the client sent (else
+//!   its `traceparent`'s trace id, else a generated id) is echoed in the
+//!   response header and the body, and the method decides whether a
+//!   failure may be repeated (a `GET` changed nothing, a `POST` may have
+//!   taken effect).
 //!
 //! Run: `cargo run -p envelope-test-suite --example http_server --features
 //! axum -- [PORT]`. The port is the first argument, else
@@ -13,11 +26,13 @@
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET /tables` | `200`, every table name |
+//! | `GET /tables?prefix=&limit=` | `200`, the table names (those starting with `prefix`, at most `limit`) |
 //! | `GET /tables/{table}` | `200`, the columns; `404` `TABLE_NOT_FOUND` with near-miss names |
-//! | `GET /tables/{table}/row_count` | `200`; `503` `STATS_REFRESHING` with `Retry-After: 2` for `EMPLOYEES` |
-//! | `POST /find_column` with `{"table", "column", "case"}` | `200`; `400` `INVALID_ARGUMENTS` naming the bad argument; `400` `SYNTAX_ERROR` for a body that is not JSON; `404` `TABLE_NOT_FOUND` / `COLUMN_NOT_FOUND` |
+//! | `GET /tables/{table}/row_count` | `200`; `503` `STATS_REFRESHING` with `Retry-After: 2` for `EMPLOYEES`; `503` `TABLE_LOCKED`, retryable, for `JOB_HISTORY` |
+//! | `POST /tables/{table}/notes` with `{"note"}` | `200`, the table's notes; `503` `TABLE_LOCKED` for `JOB_HISTORY`, not retryable: the write may have taken effect |
+//! | `POST /find_column` with `{"table", "column", "case"}` | `200`; `400` `INVALID_ARGUMENTS` naming the bad argument; `404` `TABLE_NOT_FOUND` / `COLUMN_NOT_FOUND` |
 //! | `GET /tables/{table}/export` | `502` `STORE_OFFLINE`: the export store is down in this demo; the body holds the class's generic message, not the store's host name |
+//! | any other path, any other method | `404` `ROUTE_NOT_FOUND`, `405` `METHOD_NOT_ALLOWED` |
 //!
 //! ```sh
 //! curl -i http://127.0.0.1:3000/tables/EMPLOYES
@@ -26,17 +41,18 @@
 //! `tests/http_e2e.rs` starts this server on a free port and drives it
 //! with an HTTP client.
 
+use std::collections::BTreeMap;
 use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::Path;
-use axum::http::HeaderMap;
+use axum::extract::State;
 use axum::routing::{get, post};
-use axum::{Json, serve};
-use envelope::{Envelope, ErrorEnvelope};
+use axum::serve;
+use envelope::Envelope;
+use envelope::axum::{Json, Path, Query, RouterExt};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 #[path = "support/catalog_error.rs"]
 mod catalog_error;
@@ -49,7 +65,7 @@ pub const PORT_VAR: &str = "ENVELOPE_HTTP_PORT";
 #[path = "support/catalog_data.rs"]
 mod catalog_data;
 
-use catalog_data::{REFRESH_WAIT_MS, REFRESHING, TABLES, table};
+use catalog_data::{TABLES, open, row_count as count_rows, table};
 
 /// Where exports would go; down in this demo.
 const EXPORT_STORE: &str = "exports.internal.example:9000";
@@ -67,14 +83,22 @@ pub enum ExportError {
         host: String,
         #[source]
         source: std::io::Error,
-        /// The caller's `x-request-id`, for the operator's log.
-        #[envelope(correlation_id)]
-        request_id: Option<String>,
     },
 }
 
+/// The query of `GET /tables`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct ListArgs {
+    /// Only the tables whose name starts with this.
+    #[serde(default)]
+    prefix: String,
+    /// At most this many names.
+    limit: Option<u8>,
+}
+
 /// The body of `POST /find_column`.
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ColumnArgs {
     /// The table name, in upper case (`EMPLOYEES`).
@@ -88,7 +112,7 @@ struct ColumnArgs {
 }
 
 /// How a column name is compared.
-#[derive(Clone, Copy, Default, Deserialize)]
+#[derive(Clone, Copy, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 enum Case {
     /// Byte for byte.
@@ -96,6 +120,14 @@ enum Case {
     Exact,
     /// Ignoring ASCII case.
     Insensitive,
+}
+
+/// The body of `POST /tables/{table}/notes`.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct NoteArgs {
+    /// The note to append to the table's notes.
+    note: String,
 }
 
 /// The answer of `GET /tables`.
@@ -125,9 +157,21 @@ struct RowCount {
     rows: u64,
 }
 
-async fn list_tables() -> Json<TableList> {
+/// The answer of `POST /tables/{table}/notes`.
+#[derive(Serialize)]
+struct Notes {
+    table: &'static str,
+    notes: Vec<String>,
+}
+
+/// The notes of each table, in the order they were added.
+type NoteStore = Arc<Mutex<BTreeMap<&'static str, Vec<String>>>>;
+
+async fn list_tables(Query(args): Query<ListArgs>) -> Json<TableList> {
+    let names = TABLES.iter().map(|t| t.name);
+    let names = names.filter(|name| name.starts_with(&args.prefix));
     Json(TableList {
-        tables: TABLES.iter().map(|t| t.name).collect(),
+        tables: names.take(args.limit.map_or(usize::MAX, usize::from)).collect(),
     })
 }
 
@@ -144,65 +188,70 @@ async fn describe_table(Path(name): Path<String>) -> Result<Json<TableInfo>, Cat
 }
 
 async fn row_count(Path(name): Path<String>) -> Result<Json<RowCount>, CatalogError> {
-    let table = table(&name)?;
-    if REFRESHING.contains(&table.name) {
-        return Err(CatalogError::StatsRefreshing {
-            table: table.name.to_owned(),
-            retry_after_ms: REFRESH_WAIT_MS,
-        });
-    }
+    let table = open(&name)?;
     Ok(Json(RowCount {
         table: table.name,
-        rows: table.rows,
+        rows: count_rows(table)?,
     }))
 }
 
-/// The body is read as bytes, not with axum's `Json` extractor, so that
-/// every malformed body is answered with an envelope too: JSON that does
-/// not parse is `SYNTAX_ERROR` (`serde_json::Error` is an `Envelope`), a
-/// body of the wrong shape `INVALID_ARGUMENTS` from `envelope::args`.
-async fn find_column(body: Bytes) -> Result<Json<Column>, ErrorEnvelope> {
-    let arguments: Value = serde_json::from_slice(&body)?;
+/// A write that is neither idempotent nor read-only: each request adds a
+/// note, so a failed `POST` may not be repeated blindly.
+async fn add_note(
+    State(store): State<NoteStore>,
+    Path(name): Path<String>,
+    Json(NoteArgs { note }): Json<NoteArgs>,
+) -> Result<Json<Notes>, CatalogError> {
+    let table = open(&name)?;
+    let mut store = store.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let notes = store.entry(table.name).or_default();
+    notes.push(note);
+    Ok(Json(Notes {
+        table: table.name,
+        notes: notes.clone(),
+    }))
+}
+
+async fn find_column(Json(args): Json<ColumnArgs>) -> Result<Json<Column>, CatalogError> {
     let ColumnArgs {
         table: name,
         column,
         case,
-    } = envelope::args::parse(arguments)?;
+    } = args;
     let table = table(&name)?;
     let matches = |c: &str| match case {
         Case::Exact => c == column,
         Case::Insensitive => c.eq_ignore_ascii_case(&column),
     };
     let Some(&(name, r#type)) = table.columns.iter().find(|(c, _)| matches(c)) else {
-        Err(CatalogError::ColumnNotFound {
+        return Err(CatalogError::ColumnNotFound {
             table: table.name.to_owned(),
             candidates: envelope::fuzzy::suggest(&column, table.columns.iter().map(|(c, _)| *c), 3),
             column,
-        })?
+        });
     };
     Ok(Json(Column { name, r#type }))
 }
 
 /// Always fails: the export store is down in this demo.
-async fn export(Path(_table): Path<String>, headers: HeaderMap) -> Result<String, ExportError> {
+async fn export(Path(_table): Path<String>) -> Result<String, ExportError> {
     Err(ExportError::StoreOffline {
         host: EXPORT_STORE.to_owned(),
         source: std::io::ErrorKind::ConnectionRefused.into(),
-        request_id: headers
-            .get("x-request-id")
-            .and_then(|id| id.to_str().ok())
-            .map(str::to_owned),
     })
 }
 
-/// The API's routes.
+/// The API's routes; every failure answers in problem details.
 pub fn app() -> Router {
     Router::new()
         .route("/tables", get(list_tables))
         .route("/tables/{table}", get(describe_table))
         .route("/tables/{table}/row_count", get(row_count))
+        .route("/tables/{table}/notes", post(add_note))
         .route("/tables/{table}/export", get(export))
         .route("/find_column", post(find_column))
+        .with_state(NoteStore::default())
+        .answer_failures()
 }
 
 /// The port: the first argument, else `ENVELOPE_HTTP_PORT`, else 3000.
@@ -224,6 +273,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         eprintln!("http_server: {problem}");
         std::process::exit(2)
     });
+    // The operator's log: one line per failure, on stderr.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .without_time()
+        .init();
     let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     let listener = tokio::net::TcpListener::bind(address).await?;
     println!("listening on http://{}", listener.local_addr()?);

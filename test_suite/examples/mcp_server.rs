@@ -12,9 +12,10 @@
 //! **One call, one context.** Every tool that can fail takes `call:
 //! CallContext`, which rmcp fills (`envelope::rmcp`'s `FromContextPart`,
 //! through the server's `envelope::rmcp::Tools` impl) with the tool's name,
-//! its declared annotations, the request's correlation id (a W3C
-//! `traceparent`'s trace id the client sent in `_meta`, else its
-//! `_meta.correlationId`, else a generated `"<8 hex>-<n>-req-<jsonrpc id>"`)
+//! its declared annotations, the request's correlation id (the
+//! `_meta.correlationId` the client sent, else the trace id of a W3C
+//! `traceparent` it sent there, else a generated
+//! `"<8 hex>-<n>-req-<jsonrpc id>"`)
 //! and the client's cancellation. Every fallible line ends in
 //! `.or_fail(&call)?` (`envelope::OrFail`), the one path of a failure: a
 //! cancelled call answers `CANCELLED`, the declared behaviour decides

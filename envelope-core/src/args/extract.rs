@@ -69,18 +69,8 @@ where
     /// input is not JSON at all (the deserializer's own error).
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let arguments = Value::deserialize(deserializer)?;
-        Ok(Args(check::<T>(arguments)))
+        Ok(Args(super::check::<T>(arguments)))
     }
-}
-
-#[cfg(feature = "jsonschema")]
-fn check<T: DeserializeOwned + schemars::JsonSchema>(arguments: Value) -> Result<T, ErrorEnvelope> {
-    super::parse_with_schema(arguments)
-}
-
-#[cfg(not(feature = "jsonschema"))]
-fn check<T: DeserializeOwned + schemars::JsonSchema>(arguments: Value) -> Result<T, ErrorEnvelope> {
-    super::parse(arguments)
 }
 
 /// `T`'s schema, unchanged: `Parameters<Args<T>>` publishes the same

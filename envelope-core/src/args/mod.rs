@@ -66,6 +66,9 @@ mod from_schema;
 #[cfg(feature = "schemars")]
 mod extract;
 
+#[cfg(feature = "axum")]
+pub(crate) mod strings;
+
 use std::cmp::Ordering;
 
 use serde::de::DeserializeOwned;
@@ -89,7 +92,12 @@ const MAX_LISTED: usize = 20;
 const MAX_KEY_CHARS: usize = 64;
 
 /// The next step of every `INVALID_ARGUMENTS` envelope made here.
-const NEXT_STEP: &str = "fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument";
+pub(crate) const NEXT_STEP: &str = "fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument";
+
+/// [`NEXT_STEP`] in HTTP's words, for a problem details body: a request,
+/// not a tool call, and no `inputSchema`.
+pub(crate) const HTTP_NEXT_STEP: &str =
+    "fix each argument listed in argument_errors, then send the request again with the fixed arguments";
 
 /// Parses a tool's JSON arguments into `T`, or returns the
 /// `INVALID_ARGUMENTS` envelope of [`invalid_arguments`] naming the
@@ -166,13 +174,43 @@ where
         Err(error) => error,
     };
     let first = from_serde::problem(&error, &arguments);
+    let (problems, omitted) = with_schema::<T>(&arguments, first, |_| None);
+    Err(summarize(problems, omitted))
+}
+
+/// serde's `first` problem in `arguments`, merged with every problem `T`'s
+/// schema finds there, and how many more the schema found. `prepare`
+/// gets the schema and may return the arguments adapted to it (the strings
+/// of a URL, typed), which the schema then checks instead. Only serde's
+/// problem when the schema does not compile.
+#[cfg(feature = "jsonschema")]
+fn with_schema<T: schemars::JsonSchema>(
+    arguments: &Value,
+    first: ArgumentError,
+    prepare: impl FnOnce(&Value) -> Option<Value>,
+) -> (Vec<ArgumentError>, usize) {
     let schema = schemars::generate::SchemaSettings::draft2020_12()
         .into_generator()
         .into_root_schema_for::<T>();
-    let Some(found) = from_schema::problems(schema.as_value(), &arguments) else {
-        return Err(invalid_arguments(vec![first]));
-    };
-    Err(summarize(merge(found.problems, first), found.omitted))
+    let prepared = prepare(schema.as_value());
+    match from_schema::problems(schema.as_value(), prepared.as_ref().unwrap_or(arguments)) {
+        Some(found) => (merge(found.problems, first), found.omitted),
+        None => (vec![first], 0),
+    }
+}
+
+/// The check of [`Args`] and of the axum extractors: [`parse_with_schema`]
+/// with the `jsonschema` feature (every problem), else [`parse`] (serde's
+/// first).
+#[cfg(feature = "schemars")]
+pub(crate) fn check<T>(arguments: Value) -> Result<T, ErrorEnvelope>
+where
+    T: DeserializeOwned + schemars::JsonSchema,
+{
+    #[cfg(feature = "jsonschema")]
+    return parse_with_schema(arguments);
+    #[cfg(not(feature = "jsonschema"))]
+    parse(arguments)
 }
 
 /// Keeps serde's `first` problem unless the schema already reports it,

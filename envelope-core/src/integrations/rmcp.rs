@@ -299,34 +299,14 @@ fn unknown_tool(name: &str, known: &[String]) -> ErrorEnvelope {
     .with_next_step(step)
 }
 
-/// The correlation id of a request: the trace id of a W3C `traceparent`
-/// the client sent in `_meta` (`00-<trace id>-<parent id>-<flags>`), else
-/// a `correlationId` it sent there, else a generated id followed by the
-/// JSON-RPC request id (`"3f9a1c0d-7-req-12"`), unique within this process.
+/// The correlation id of a request: the one the client sent in `_meta`
+/// (`correlationId`, else a `traceparent`'s trace id, by the rule of
+/// every transport), else a generated id followed by the JSON-RPC request
+/// id (`"3f9a1c0d-7-req-12"`), unique within this process.
 fn correlation_id(meta: &MetaObject, request: &RequestId) -> String {
     let sent = |key: &str| meta.get(key).and_then(Value::as_str);
-    if let Some(trace) = sent("traceparent").and_then(|value| trace_id(value.trim())) {
-        return trace.to_owned();
-    }
-    // Cleaned as `ErrorEnvelope::with_correlation_id` cleans an id.
-    let cleaned = |id: &str| crate::envelope::correlation_id(id.to_owned());
-    if let Some(id) = sent("correlationId").and_then(cleaned) {
-        return id;
-    }
-    format!("{}-req-{request}", CallContext::generated_id())
-}
-
-/// The trace id of a W3C Trace Context `traceparent` value (version `00`:
-/// 32 lower-case hex digits, not all zero), if it is one.
-fn trace_id(traceparent: &str) -> Option<&str> {
-    let mut parts = traceparent.split('-');
-    let (version, trace) = (parts.next()?, parts.next()?);
-    let hex = |s: &str, len: usize| {
-        s.len() == len
-            && s.bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-    };
-    (hex(version, 2) && hex(trace, 32) && trace.bytes().any(|b| b != b'0')).then_some(trace)
+    crate::call::sent_correlation_id(sent("correlationId"), sent("traceparent"))
+        .unwrap_or_else(|| format!("{}-req-{request}", CallContext::generated_id()))
 }
 
 /// rmcp fills a tool's `CallContext` parameter: the tool's name, its
@@ -453,17 +433,26 @@ mod tests {
             ),
             "4bf92f3577b34da6a3ce929d0e0e4736"
         );
-        // Not a traceparent (all-zero trace id, wrong length): the next source.
+        // The id the client chose wins over its trace id.
         assert_eq!(
             correlation_id(
                 &meta(json!({
-                    "traceparent": "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+                    "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
                     "correlationId": "corr-5"
                 })),
                 &request
             ),
             "corr-5"
         );
+        // Not a traceparent (all-zero trace id), an empty id: generated.
+        let generated = correlation_id(
+            &meta(json!({
+                "traceparent": "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
+                "correlationId": "  "
+            })),
+            &request,
+        );
+        assert!(generated.ends_with("-req-12"), "{generated}");
         let generated = correlation_id(&meta(json!({"traceparent": "junk"})), &request);
         assert!(generated.ends_with("-req-12"), "{generated}");
         assert_eq!(generated.split_once('-').unwrap().0.len(), 8);

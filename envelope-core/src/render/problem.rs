@@ -155,14 +155,32 @@ impl ErrorClass {
 ///   ignore the members they do not know.
 /// - `detail` is the message unchanged: JSON escapes control characters
 ///   (`"\n"`, `"\u0000"`), and no header carries it.
+///
+/// The words of a tool call are replaced by HTTP's: the next step of an
+/// [`args`](crate::args) envelope says to send the request again, not to
+/// call the tool again with its `inputSchema`.
 #[must_use]
 pub fn problem_details(envelope: &ErrorEnvelope) -> ProblemDetails {
+    details_with_status(envelope, envelope.error_class.status_code())
+}
+
+/// [`problem_details`] for a response whose status is `status`, which may
+/// differ from the class's (a `415` of the JSON extractor, a status a
+/// handler set on the response).
+pub(crate) fn details_with_status(envelope: &ErrorEnvelope, status: StatusCode) -> ProblemDetails {
     let mut extensions = match envelope.to_json() {
         Value::Object(map) => map,
         _ => Map::new(),
     };
     extensions.remove("isError");
     extensions.remove("message");
+    if let Some(Value::Array(steps)) = extensions.get_mut("next_steps") {
+        for step in steps {
+            if step.as_str() == Some(crate::args::NEXT_STEP) {
+                *step = Value::from(crate::args::HTTP_NEXT_STEP);
+            }
+        }
+    }
     let problem_type = match envelope.help_url.as_deref().filter(|url| is_uri(url)) {
         Some(url) => {
             extensions.remove("help_url");
@@ -178,7 +196,6 @@ pub fn problem_details(envelope: &ErrorEnvelope) -> ProblemDetails {
             extensions.remove("correlation_id");
             id.to_owned()
         });
-    let status = envelope.error_class.status_code();
     let title = match status.canonical_reason() {
         Some(phrase) if problem_type == ABOUT_BLANK => phrase,
         _ => class_title(envelope.error_class),
@@ -205,8 +222,12 @@ pub fn problem_details(envelope: &ErrorEnvelope) -> ProblemDetails {
 /// - body: the [`problem_details`] as compact JSON.
 #[must_use]
 pub fn http_response(envelope: &ErrorEnvelope) -> Response<String> {
-    let problem = problem_details(envelope);
-    let status = problem.status_code();
+    response_with_status(envelope, envelope.error_class.status_code())
+}
+
+/// [`http_response`] with `status` instead of the class's.
+pub(crate) fn response_with_status(envelope: &ErrorEnvelope, status: StatusCode) -> Response<String> {
+    let problem = details_with_status(envelope, status);
     // Strings, numbers and JSON values always serialize; the fallback is
     // never taken, and is a valid problem object all the same.
     let body = serde_json::to_string(&problem).unwrap_or_else(|_| {

@@ -58,9 +58,8 @@ pub const REFRESHING: &[&str] = &["EMPLOYEES"];
 /// How long a caller should wait for a statistics refresh, in milliseconds.
 pub const REFRESH_WAIT_MS: u64 = 1500;
 
-/// Tables a running migration holds locked: every MCP tool that reads or
-/// writes one answers `TABLE_LOCKED` (`Transient`). The HTTP example serves
-/// no lock.
+/// Tables a running migration holds locked: every MCP tool and HTTP
+/// route that reads or writes one answers `TABLE_LOCKED` (`Transient`).
 #[allow(dead_code)]
 pub const LOCKED: &[&str] = &["JOB_HISTORY"];
 

@@ -1,0 +1,621 @@
+//! Arguments that arrive as strings (a URL's query, a route's path
+//! parameters), read the way `serde_urlencoded` and axum's `Path` read
+//! them: by what the argument type asks for.
+//!
+//! [`Coerce`] is a deserializer over a JSON value whose leaves are strings.
+//! When the type asks for a boolean or a number and the value is a string,
+//! the string is parsed (`"5"` is the integer 5, `"true"` the boolean); an
+//! `Option` of a present value is `Some`; a sequence accepts one string as
+//! a sequence of one (a key given once) or an array (a key given several
+//! times). Everything else is the JSON value's own deserializer, so a
+//! string that does not parse is a wrong type ("/limit must be an integer,
+//! got a string"), and an integer out of the type's range is out of range.
+//!
+//! What serde reads through a buffer (`#[serde(flatten)]`, untagged
+//! enums) asks for "anything", and gets the string, as with
+//! `serde_urlencoded`.
+
+use serde::de::value::{MapDeserializer, SeqDeserializer};
+use serde::de::{self, DeserializeOwned, Deserializer, IntoDeserializer, Unexpected, Visitor};
+use serde_json::{Map, Value};
+
+use super::from_serde;
+use crate::argument_error::ArgumentError;
+use crate::envelope::ErrorEnvelope;
+
+/// The values of a query string or of a route's path parameters, as
+/// strings, in the shape the argument type is read from.
+#[derive(Debug)]
+pub(crate) enum Strings {
+    /// Named values: a query's keys (a key given several times holds an
+    /// array of its values, in order), or path parameters read as a
+    /// struct or map.
+    Named(Map<String, Value>),
+    /// Path parameters in the route's order, for a type that reads them
+    /// by position (a tuple) or, with exactly one, as one value.
+    Positional(Vec<(String, Value)>),
+}
+
+impl Strings {
+    /// A query string's pairs (`form_urlencoded`'s, percent-decoded).
+    pub(crate) fn query<I, K, V>(pairs: I) -> Self
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        let mut map = Map::new();
+        for (key, value) in pairs {
+            let value = Value::String(value.into());
+            match map.entry(key.into()) {
+                serde_json::map::Entry::Vacant(slot) => {
+                    slot.insert(value);
+                }
+                serde_json::map::Entry::Occupied(mut slot) => match slot.get_mut() {
+                    Value::Array(values) => values.push(value),
+                    first => {
+                        let first = first.take();
+                        *slot.get_mut() = Value::Array(vec![first, value]);
+                    }
+                },
+            }
+        }
+        Strings::Named(map)
+    }
+
+    /// A route's path parameters, in the route's order.
+    pub(crate) fn path<I, K, V>(params: I) -> Self
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        Strings::Positional(
+            params
+                .into_iter()
+                .map(|(name, value)| (name.into(), Value::String(value.into())))
+                .collect(),
+        )
+    }
+}
+
+/// The message of a type that reads one path parameter from a route with
+/// another number of them: the route and its extractor disagree, a
+/// server's mistake.
+pub(crate) const PARAMETER_COUNT: &str = "the route's path parameters do not match the type";
+
+/// Parses `strings` into `T`, or returns the `INVALID_ARGUMENTS` envelope
+/// naming the problem at the parameter's name (`/limit`): serde's first
+/// problem, and with the `jsonschema` feature every problem `T`'s schema
+/// finds in the values as the schema types them.
+///
+/// # Errors
+///
+/// The envelope; `Err(None)` when the route's parameters and the type
+/// disagree in number ([`PARAMETER_COUNT`]), a server's mistake.
+pub(crate) fn parse<T>(strings: &Strings) -> Result<T, Option<ErrorEnvelope>>
+where
+    T: DeserializeOwned + schemars::JsonSchema,
+{
+    let (arguments, error) = match strings {
+        Strings::Named(map) => {
+            let arguments = Value::Object(map.clone());
+            match serde_path_to_error::deserialize(Coerce(&arguments)) {
+                Ok(value) => return Ok(value),
+                Err(error) => (arguments, error),
+            }
+        }
+        Strings::Positional(params) => match serde_path_to_error::deserialize(Params(params)) {
+            Ok(value) => return Ok(value),
+            Err(error) if error.inner().to_string() == PARAMETER_COUNT => return Err(None),
+            Err(error) => (Params(params).as_value(&error), error),
+        },
+    };
+    let first = from_serde::problem(&error, &arguments);
+    let (problems, omitted) = every_problem::<T>(&arguments, first);
+    Err(Some(super::summarize(name_positions(strings, problems), omitted)))
+}
+
+/// serde's `first` problem, and every problem of `T`'s schema in the
+/// values as the schema types them when the `jsonschema` feature is on;
+/// how many more were found.
+#[cfg(feature = "jsonschema")]
+fn every_problem<T: schemars::JsonSchema>(
+    arguments: &Value,
+    first: ArgumentError,
+) -> (Vec<ArgumentError>, usize) {
+    super::with_schema::<T>(arguments, first, |schema| {
+        let mut typed = arguments.clone();
+        schema_types(schema, schema, &mut typed, 0);
+        Some(typed)
+    })
+}
+
+#[cfg(not(feature = "jsonschema"))]
+fn every_problem<T>(_: &Value, first: ArgumentError) -> (Vec<ArgumentError>, usize) {
+    (vec![first], 0)
+}
+
+/// Positional parameters are named in the paths (`/1` becomes `/id`).
+fn name_positions(strings: &Strings, mut problems: Vec<ArgumentError>) -> Vec<ArgumentError> {
+    let Strings::Positional(params) = strings else {
+        return problems;
+    };
+    for problem in &mut problems {
+        let (head, rest) = match problem.path.strip_prefix('/') {
+            Some(tail) => tail.split_once('/').map_or((tail, ""), |(h, r)| (h, r)),
+            None => ("", ""),
+        };
+        let index = match (params.len(), head.parse::<usize>()) {
+            // One parameter read as one value: the whole value is it.
+            (1, _) if problem.path.is_empty() => Some(0),
+            (_, Ok(index)) => Some(index),
+            _ => None,
+        };
+        if let Some((name, _)) = index.and_then(|index| params.get(index)) {
+            let name = super::pointer([name.as_str()]);
+            problem.path = if rest.is_empty() {
+                name
+            } else {
+                format!("{name}/{rest}")
+            };
+        }
+    }
+    problems
+}
+
+/// The string values typed as `schema` types them, where a string parses
+/// as the only kinds the schema allows (integer, number, boolean), and a
+/// string where the schema wants an array made an array of one. `root`
+/// resolves `$ref`s; `depth` bounds the work.
+#[cfg(feature = "jsonschema")]
+fn schema_types(root: &Value, schema: &Value, value: &mut Value, depth: usize) {
+    if depth > 16 {
+        return;
+    }
+    let schema = resolve(root, schema, depth);
+    match value {
+        Value::Object(map) => {
+            let properties = schema.get("properties").and_then(Value::as_object);
+            for (key, value) in map.iter_mut() {
+                if let Some(property) = properties.and_then(|p| p.get(key)) {
+                    schema_types(root, property, value, depth + 1);
+                }
+            }
+        }
+        Value::Array(items) => {
+            let prefix = schema.get("prefixItems").and_then(Value::as_array);
+            for (index, item) in items.iter_mut().enumerate() {
+                let item_schema = prefix
+                    .and_then(|prefix| prefix.get(index))
+                    .or_else(|| schema.get("items"));
+                if let Some(item_schema) = item_schema {
+                    schema_types(root, item_schema, item, depth + 1);
+                }
+            }
+        }
+        Value::String(text) => {
+            let kinds = kinds(root, schema, depth);
+            if kinds.iter().any(|kind| *kind == "string") {
+                return;
+            }
+            if kinds.iter().any(|kind| *kind == "array") {
+                let mut one = Value::Array(vec![value.take()]);
+                schema_types(root, schema, &mut one, depth + 1);
+                *value = one;
+                return;
+            }
+            let integer = kinds.iter().any(|kind| *kind == "integer");
+            let number = kinds.iter().any(|kind| *kind == "number");
+            let boolean = kinds.iter().any(|kind| *kind == "boolean");
+            let typed = if integer || number {
+                number_literal(text).map(Value::Number)
+            } else {
+                None
+            };
+            let typed = typed.or_else(|| match text.as_str() {
+                "true" if boolean => Some(Value::Bool(true)),
+                "false" if boolean => Some(Value::Bool(false)),
+                _ => None,
+            });
+            if let Some(typed) = typed {
+                *value = typed;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The JSON types `schema` allows: its `type`, and those of its `anyOf` /
+/// `oneOf` alternatives.
+#[cfg(feature = "jsonschema")]
+fn kinds<'s>(root: &'s Value, schema: &'s Value, depth: usize) -> Vec<&'s str> {
+    let schema = resolve(root, schema, depth);
+    let mut kinds: Vec<&str> = match schema.get("type") {
+        Some(Value::String(kind)) => vec![kind.as_str()],
+        Some(Value::Array(list)) => list.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if depth < 16 {
+        for key in ["anyOf", "oneOf"] {
+            for alternative in schema.get(key).and_then(Value::as_array).into_iter().flatten() {
+                kinds.extend(self::kinds(root, alternative, depth + 1));
+            }
+        }
+    }
+    if schema.get("enum").is_some() || schema.get("const").is_some() {
+        kinds.push("string");
+    }
+    kinds
+}
+
+/// `schema`, or the definition its local `$ref` (`#/$defs/Name`) names.
+#[cfg(feature = "jsonschema")]
+fn resolve<'s>(root: &'s Value, schema: &'s Value, depth: usize) -> &'s Value {
+    let mut schema = schema;
+    for _ in depth..16 {
+        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        match target
+            .strip_prefix('#')
+            .and_then(|pointer| root.pointer(pointer))
+        {
+            Some(found) => schema = found,
+            None => break,
+        }
+    }
+    schema
+}
+
+/// A deserializer over a JSON value whose leaves are strings, that parses
+/// a string where the type asks for a boolean or a number (see the module
+/// documentation).
+#[derive(Clone, Copy)]
+struct Coerce<'a>(&'a Value);
+
+impl<'de> IntoDeserializer<'de, serde_json::Error> for Coerce<'de> {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+/// A number the type asks for, from a string: parsed as the widest integer
+/// and handed to the visitor, which judges the range (`"300"` for a `u8`
+/// is out of range, as the JSON number 300 would be).
+macro_rules! integer {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            match self.0 {
+                Value::String(text) => match integer(text) {
+                    Some(Integer::Signed(n)) => visitor.visit_i64(n),
+                    Some(Integer::Unsigned(n)) => visitor.visit_u64(n),
+                    Some(Integer::Wide(n)) => visitor.visit_i128(n),
+                    Some(Integer::WideUnsigned(n)) => visitor.visit_u128(n),
+                    Some(Integer::Huge) => Err(de::Error::invalid_value(
+                        Unexpected::Other("integer"),
+                        &visitor,
+                    )),
+                    None => self.0.$method(visitor),
+                },
+                _ => self.0.$method(visitor),
+            }
+        }
+    )*};
+}
+
+/// Methods that read the value as it is.
+macro_rules! forward {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            self.0.$method(visitor)
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for Coerce<'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Object(map) => visit_map(map, visitor),
+            Value::Array(items) => visit_seq(items, visitor),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::String(text) if text == "true" => visitor.visit_bool(true),
+            Value::String(text) if text == "false" => visitor.visit_bool(false),
+            other => other.deserialize_bool(visitor),
+        }
+    }
+
+    integer!(
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+    );
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.deserialize_f64(visitor)
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::String(text) => match number_literal(text).and_then(|n| n.as_f64()) {
+                Some(number) => visitor.visit_f64(number),
+                None => self.0.deserialize_f64(visitor),
+            },
+            other => other.deserialize_f64(visitor),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Array(items) => visit_seq(items, visitor),
+            // A key given once.
+            Value::String(_) => visit_seq(std::slice::from_ref(self.0), visitor),
+            other => other.deserialize_seq(visitor),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            Value::Object(map) => visit_map(map, visitor),
+            other => other.deserialize_map(visitor),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_enum(name, variants, visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0.deserialize_unit_struct(name, visitor)
+    }
+
+    forward!(
+        deserialize_char deserialize_str deserialize_string deserialize_bytes
+        deserialize_byte_buf deserialize_unit deserialize_identifier deserialize_ignored_any
+    );
+}
+
+fn visit_map<'de, V: Visitor<'de>>(
+    map: &'de Map<String, Value>,
+    visitor: V,
+) -> Result<V::Value, serde_json::Error> {
+    let mut access = MapDeserializer::new(map.iter().map(|(k, v)| (k.as_str(), Coerce(v))));
+    let value = visitor.visit_map(&mut access)?;
+    access.end()?;
+    Ok(value)
+}
+
+fn visit_seq<'de, V: Visitor<'de>>(
+    items: &'de [Value],
+    visitor: V,
+) -> Result<V::Value, serde_json::Error> {
+    let mut access = SeqDeserializer::new(items.iter().map(Coerce));
+    let value = visitor.visit_seq(&mut access)?;
+    access.end()?;
+    Ok(value)
+}
+
+/// A number as a URL carries it: a JSON number literal (`5`, `-1.5`,
+/// `2e3`), with an optional leading `+`; no spaces, no `NaN` or `inf`.
+fn number_literal(text: &str) -> Option<serde_json::Number> {
+    let literal = text.strip_prefix('+').unwrap_or(text);
+    if literal.is_empty() || !literal.bytes().all(|b| b.is_ascii_digit() || b"-.eE+".contains(&b)) {
+        return None;
+    }
+    serde_json::from_str(literal).ok()
+}
+
+/// An integer literal (`-12`, `+7`, `300`), by the narrowest type that
+/// holds it.
+enum Integer {
+    Signed(i64),
+    Unsigned(u64),
+    Wide(i128),
+    WideUnsigned(u128),
+    /// Digits beyond 128 bits: out of every integer type's range.
+    Huge,
+}
+
+fn integer(text: &str) -> Option<Integer> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let text = text.strip_prefix('+').unwrap_or(text);
+    Some(if let Ok(n) = text.parse::<i64>() {
+        Integer::Signed(n)
+    } else if let Ok(n) = text.parse::<u64>() {
+        Integer::Unsigned(n)
+    } else if let Ok(n) = text.parse::<i128>() {
+        Integer::Wide(n)
+    } else if let Ok(n) = text.parse::<u128>() {
+        Integer::WideUnsigned(n)
+    } else {
+        Integer::Huge
+    })
+}
+
+/// Path parameters by position, read in the shape the type asks for: a
+/// struct or map by name, a tuple or sequence by position, anything else
+/// from the one parameter there must be.
+#[derive(Clone, Copy)]
+struct Params<'a>(&'a [(String, Value)]);
+
+impl Params<'_> {
+    /// The parameters as the problem's arguments: an object for a type
+    /// that read them by name (the problem's path has a name), an array by
+    /// position, or the one value.
+    fn as_value(self, error: &serde_path_to_error::Error<serde_json::Error>) -> Value {
+        let by_name = matches!(
+            error.path().iter().next(),
+            Some(serde_path_to_error::Segment::Map { .. })
+        );
+        match self.0 {
+            [(_, one)] if !by_name && error.path().iter().next().is_none() => one.clone(),
+            params if by_name => Value::Object(
+                params
+                    .iter()
+                    .map(|(name, value)| (name.clone(), value.clone()))
+                    .collect(),
+            ),
+            params => Value::Array(params.iter().map(|(_, value)| value.clone()).collect()),
+        }
+    }
+}
+
+/// Methods that read one value: the one parameter's.
+macro_rules! one {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            match self.0 {
+                [(_, value)] => Coerce(value).$method(visitor),
+                _ => Err(de::Error::custom(PARAMETER_COUNT)),
+            }
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for Params<'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        let mut access = MapDeserializer::new(self.0.iter().map(|(k, v)| (k.as_str(), Coerce(v))));
+        let value = visitor.visit_map(&mut access)?;
+        access.end()?;
+        Ok(value)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        let mut access = SeqDeserializer::new(self.0.iter().map(|(_, v)| Coerce(v)));
+        let value = visitor.visit_seq(&mut access)?;
+        access.end()?;
+        Ok(value)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            [(_, value)] => Coerce(value).deserialize_enum(name, variants, visitor),
+            _ => Err(de::Error::custom(PARAMETER_COUNT)),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self.0 {
+            [(_, value)] => Coerce(value).deserialize_unit_struct(name, visitor),
+            _ => Err(de::Error::custom(PARAMETER_COUNT)),
+        }
+    }
+
+    one!(
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_option
+        deserialize_unit deserialize_identifier deserialize_ignored_any
+    );
+}

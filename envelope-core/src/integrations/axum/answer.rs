@@ -1,0 +1,171 @@
+//! [`RouterExt::answer_failures`]: the request's [`CallContext`], the
+//! fallbacks for unknown routes and wrong methods, and the middleware that
+//! answers every failure through the context.
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{MatchedPath, Request};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use http::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderName, HeaderValue, RETRY_AFTER};
+use http::request::Parts;
+use http::{Method, StatusCode, Uri};
+use serde_json::Value;
+
+use super::{Failure, respond};
+use crate::call::{CallBehaviour, CallContext, sent_correlation_id};
+use crate::class::ErrorClass;
+use crate::envelope::ErrorEnvelope;
+
+/// The header of a request's correlation id, read from the request and
+/// echoed on the response.
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The header of a W3C Trace Context parent (`00-<trace id>-<parent
+/// id>-<flags>`), whose trace id is the correlation id of a request that
+/// has no `x-request-id`.
+const TRACEPARENT: HeaderName = HeaderName::from_static("traceparent");
+
+/// One line on an axum [`Router`] that makes every failure of it answer in
+/// problem details, through the request's [`CallContext`].
+pub trait RouterExt: private::Sealed {
+    /// Installs, on the routes and fallbacks added so far (so call it
+    /// last, after `route`, `merge` and `nest`):
+    ///
+    /// - a fallback for paths no route matches: `404`, class
+    ///   `OBJECT_NOT_FOUND`, code `ROUTE_NOT_FOUND`; it replaces a
+    ///   fallback set before;
+    /// - a fallback for a route's methods it has no handler for: `405`,
+    ///   class `UNSUPPORTED`, code `METHOD_NOT_ALLOWED`, with axum's `Allow`
+    ///   header listing the route's methods;
+    /// - a middleware that gives each request a [`CallContext`] and
+    ///   answers through it every failure a response carries (a handler's
+    ///   error, an extractor's rejection, the fallbacks above), as
+    ///   [`CallContext::fail`] does: the method's behaviour applied through
+    ///   the retry rule (RFC 9110, [`CallBehaviour::from_method`]), the
+    ///   correlation id set unless the error had its own, one log line
+    ///   (feature `tracing`) unless the handler answered through the
+    ///   context itself; then the body is rendered again with the result.
+    ///
+    /// The context's tool name is the method and the matched route
+    /// (`"GET /tables/{table}"`, or `"GET (no route)"`); its correlation
+    /// id is the request's `x-request-id` (cleaned as
+    /// [`ErrorEnvelope::with_correlation_id`] cleans an id), else the
+    /// trace id of its `traceparent`, else generated
+    /// ([`CallContext::generated_id`]). Every response, good or bad, gets
+    /// that id as its `x-request-id` header unless the handler set one.
+    /// A handler that takes `call: CallContext` gets the same context.
+    #[must_use]
+    fn answer_failures(self) -> Self;
+}
+
+impl<S: Clone + Send + Sync + 'static> RouterExt for Router<S> {
+    fn answer_failures(self) -> Self {
+        self.method_not_allowed_fallback(method_not_allowed)
+            .fallback(not_found)
+            .layer(middleware::from_fn(answer))
+    }
+}
+
+mod private {
+    /// Only `Router` has [`super::RouterExt`].
+    pub trait Sealed {}
+
+    impl<S> Sealed for axum::Router<S> {}
+}
+
+/// The request's context: the one the middleware made, else one made by
+/// the same rules.
+pub(super) fn context(parts: &Parts) -> CallContext {
+    if let Some(call) = parts.extensions.get::<CallContext>() {
+        return call.clone();
+    }
+    let header = |name: &HeaderName| parts.headers.get(name).and_then(|value| value.to_str().ok());
+    let route = parts.extensions.get::<MatchedPath>().map_or("(no route)", MatchedPath::as_str);
+    let id = sent_correlation_id(header(&REQUEST_ID), header(&TRACEPARENT))
+        .unwrap_or_else(CallContext::generated_id);
+    CallContext::identified(format!("{} {route}", parts.method).into(), id)
+        .with_behaviour(CallBehaviour::from_method(&parts.method))
+}
+
+/// The middleware: the context in, every failure out through it.
+async fn answer(request: Request, next: Next) -> Response {
+    let (mut parts, body) = request.into_parts();
+    let call = context(&parts);
+    parts.extensions.insert(call.clone());
+    let response = next.run(Request::from_parts(parts, body)).await;
+    finish(&call, response)
+}
+
+/// `response`, its failure (if it carries one) answered through `call`
+/// and rendered again, with the request id header.
+fn finish(call: &CallContext, response: Response) -> Response {
+    let (mut parts, mut body) = response.into_parts();
+    if let Some(Failure { envelope, text }) = parts.extensions.remove::<Failure>() {
+        let envelope = call.answer(envelope, |_envelope| {
+            #[cfg(feature = "tracing")]
+            match &text {
+                Some(text) => crate::log::record(_envelope, &text.0, &text.1),
+                None => crate::log::record(_envelope, &_envelope.message, &[]),
+            }
+        });
+        let (rendered, problem) =
+            crate::render::problem::response_with_status(&envelope, parts.status).into_parts();
+        for name in [CONTENT_TYPE, RETRY_AFTER] {
+            match rendered.headers.get(&name) {
+                Some(value) => parts.headers.insert(name, value.clone()),
+                None => parts.headers.remove(name),
+            };
+        }
+        parts.headers.remove(CONTENT_LENGTH);
+        body = Body::from(problem);
+        // Answered: a context around this one renders it, and logs nothing.
+        parts.extensions.insert(Failure { envelope, text });
+    }
+    if !parts.headers.contains_key(REQUEST_ID)
+        && let Ok(id) = HeaderValue::from_str(call.correlation_id())
+    {
+        parts.headers.insert(REQUEST_ID, id);
+    }
+    Response::from_parts(parts, body)
+}
+
+/// What the client sent, echoed: its first 64 characters, `…` after a cut,
+/// as a JSON string.
+fn echo(text: &str) -> String {
+    let (shown, cut) = crate::args::shown(text);
+    let mut echo = Value::from(shown).to_string();
+    if cut {
+        echo.insert(echo.len() - 1, '…');
+    }
+    echo
+}
+
+/// A method's name as the client sent it (a token: no spaces, quotes or
+/// control characters), its first 64 characters.
+fn token(method: &Method) -> String {
+    let (shown, cut) = crate::args::shown(method.as_str());
+    format!("{shown}{}", if cut { "…" } else { "" })
+}
+
+/// No route matches the path.
+async fn not_found(method: Method, uri: Uri) -> Response {
+    ErrorEnvelope::new(
+        ErrorClass::ObjectNotFound,
+        format!("no route answers {} {}", token(&method), echo(uri.path())),
+    )
+    .with_code("ROUTE_NOT_FOUND")
+    .with_next_step("check the request's path against the API's routes")
+    .into_response()
+}
+
+/// The route has no handler for the method.
+async fn method_not_allowed(method: Method) -> Response {
+    let envelope = ErrorEnvelope::new(
+        ErrorClass::Unsupported,
+        format!("this route does not answer {}", token(&method)),
+    )
+    .with_code("METHOD_NOT_ALLOWED")
+    .with_next_step("send the request again with one of the methods its Allow header lists");
+    respond(envelope, StatusCode::METHOD_NOT_ALLOWED, None)
+}

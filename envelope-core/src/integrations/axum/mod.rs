@@ -1,0 +1,129 @@
+//! axum 0.8 (feature `axum`): every failure of a server answers in RFC
+//! 9457 problem details (`application/problem+json`).
+//!
+//! - **Handler errors.** [`ErrorEnvelope`], and through the facade every
+//!   derived type, is an `IntoResponse`: the problem details response of
+//!   [`crate::problem::http_response`], so a handler returns
+//!   `Result<Json<T>, E>` and uses `?`.
+//! - **Extractors.** [`Json`], [`Query`] and [`Path`] read a request's
+//!   body, query string and path parameters as axum's extractors of the
+//!   same names do, and reject bad input with the `INVALID_ARGUMENTS`
+//!   problem of [`crate::args`]: each problem's JSON Pointer into the body,
+//!   or the parameter's name (`/limit`), what was expected, the JSON type
+//!   received and near-miss names; every problem at once with the
+//!   `jsonschema` feature. Query and path values are strings, read by what
+//!   the type asks for, as `serde_urlencoded` and axum's `Path` read them:
+//!   `?limit=5` is the integer 5 for a `u32`.
+//! - **The request's context.** [`RouterExt::answer_failures`], one line
+//!   on a `Router`, answers unknown routes (`404`) and wrong methods
+//!   (`405`, with axum's `Allow` header) in problem details, and gives
+//!   every request a [`CallContext`]: its correlation id (the
+//!   `x-request-id` the client sent, else the trace id of its
+//!   `traceparent`, else generated) echoed in the response's `x-request-id`
+//!   header and in the body, its method's retry safety (RFC 9110: a `GET`
+//!   failure changed nothing, a `PUT` may be repeated, a `POST` may not) and,
+//!   with the `tracing` feature, one operator log line per failure. A
+//!   handler takes the context as an extractor to answer through it
+//!   (`.or_fail(&call)?`), or simply returns its error.
+//!
+//! ```ignore
+//! use envelope::axum::{Json, Path, Query, RouterExt};
+//!
+//! let app = Router::new()
+//!     .route("/notes", get(search).post(create))
+//!     .route("/notes/{id}", get(read))
+//!     .answer_failures();
+//! ```
+//!
+//! The whole server: `test_suite/examples/http_server.rs`.
+
+mod answer;
+mod extract;
+
+pub use answer::RouterExt;
+pub use axum::response::{IntoResponse, Response};
+pub use extract::{Json, Path, Query};
+
+use std::error::Error;
+
+use axum::body::Body;
+use http::StatusCode;
+
+use crate::envelope::ErrorEnvelope;
+use crate::envelope_trait::Envelope;
+
+/// A failure as a response carries it to [`RouterExt::answer_failures`],
+/// in the response's extensions: the envelope, and the error's text for
+/// the log line (its `Display` and `source()` chain) when it had one.
+#[derive(Clone)]
+struct Failure {
+    envelope: ErrorEnvelope,
+    text: Option<std::sync::Arc<(String, Vec<String>)>>,
+}
+
+/// The problem details response of `envelope` with `status`, carrying the
+/// failure for the request's context.
+fn respond(envelope: ErrorEnvelope, status: StatusCode, text: Option<(String, Vec<String>)>) -> Response {
+    let mut response =
+        crate::render::problem::response_with_status(&envelope, status).map(Body::from);
+    response.extensions_mut().insert(Failure {
+        envelope,
+        text: text.map(std::sync::Arc::new),
+    });
+    response
+}
+
+/// An envelope as an axum response: the problem details response with the
+/// class's status, `Content-Type: application/problem+json` and
+/// `Retry-After`, so a handler returns `Result<Json<T>, ErrorEnvelope>`
+/// with no glue. Under [`RouterExt::answer_failures`] the request's
+/// context is applied first.
+impl IntoResponse for ErrorEnvelope {
+    fn into_response(self) -> Response {
+        let status = self.error_class.status_code();
+        respond(self, status, None)
+    }
+}
+
+/// The body of a derived type's `IntoResponse`: its envelope's response,
+/// with `text`, the error's `Display` and `source()` chain when the type
+/// is a `std::error::Error` ([`Cause`]), for the log line.
+#[must_use]
+pub fn into_response<E: Envelope>(error: E, text: Option<(String, Vec<String>)>) -> Response {
+    let envelope = error.into_envelope();
+    let status = envelope.error_class.status_code();
+    respond(envelope, status, text)
+}
+
+/// A derived type's value, for the choice of [`ErrorText`] (a
+/// `std::error::Error`) over [`NoErrorText`] (any other type) by method
+/// resolution in the derived `IntoResponse`: `(&Cause(&self)).text()`.
+pub struct Cause<'a, E: ?Sized>(pub &'a E);
+
+/// The text of an error that is a `std::error::Error`.
+pub trait ErrorText {
+    /// Its `Display` and `source()` chain.
+    fn text(&self) -> Option<(String, Vec<String>)>;
+}
+
+impl<E: Error + ?Sized> ErrorText for Cause<'_, E> {
+    fn text(&self) -> Option<(String, Vec<String>)> {
+        // Only the log line reads it.
+        #[cfg(feature = "tracing")]
+        return Some((self.0.to_string(), crate::log::sources(self.0)));
+        #[cfg(not(feature = "tracing"))]
+        None
+    }
+}
+
+/// No text for a type that is not a `std::error::Error`.
+pub trait NoErrorText {
+    /// `None`.
+    fn text(&self) -> Option<(String, Vec<String>)>;
+}
+
+impl<E: ?Sized> NoErrorText for &Cause<'_, E> {
+    fn text(&self) -> Option<(String, Vec<String>)> {
+        None
+    }
+}
