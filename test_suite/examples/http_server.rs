@@ -28,6 +28,7 @@
 //! |---|---|
 //! | `GET /tables?prefix=&limit=` | `200`, the table names (those starting with `prefix`, at most `limit`) |
 //! | `GET /tables/{table}` | `200`, the columns; `404` `TABLE_NOT_FOUND` with near-miss names |
+//! | `GET /tables/{table}/columns/{index}` | `200`, the column at `index` (from 0, at most 255); `404` `COLUMN_NOT_FOUND` past the last |
 //! | `GET /tables/{table}/row_count` | `200`; `503` `STATS_REFRESHING` with `Retry-After: 2` for `EMPLOYEES`; `503` `TABLE_LOCKED`, retryable, for `JOB_HISTORY` |
 //! | `POST /tables/{table}/notes` with `{"note"}` | `200`, the table's notes; `503` `TABLE_LOCKED` for `JOB_HISTORY`, not retryable: the write may have taken effect |
 //! | `POST /find_column` with `{"table", "column", "case"}` | `200`; `400` `INVALID_ARGUMENTS` naming the bad argument; `404` `TABLE_NOT_FOUND` / `COLUMN_NOT_FOUND` |
@@ -187,6 +188,21 @@ async fn describe_table(Path(name): Path<String>) -> Result<Json<TableInfo>, Cat
     }))
 }
 
+/// Two path parameters read by position.
+async fn column_at(
+    Path((name, index)): Path<(String, u8)>,
+) -> Result<Json<Column>, CatalogError> {
+    let table = table(&name)?;
+    let Some(&(name, r#type)) = table.columns.get(usize::from(index)) else {
+        return Err(CatalogError::ColumnNotFound {
+            table: table.name.to_owned(),
+            column: index.to_string(),
+            candidates: Vec::new(),
+        });
+    };
+    Ok(Json(Column { name, r#type }))
+}
+
 async fn row_count(Path(name): Path<String>) -> Result<Json<RowCount>, CatalogError> {
     let table = open(&name)?;
     Ok(Json(RowCount {
@@ -246,6 +262,7 @@ pub fn app() -> Router {
     Router::new()
         .route("/tables", get(list_tables))
         .route("/tables/{table}", get(describe_table))
+        .route("/tables/{table}/columns/{index}", get(column_at))
         .route("/tables/{table}/row_count", get(row_count))
         .route("/tables/{table}/notes", post(add_note))
         .route("/tables/{table}/export", get(export))

@@ -1,16 +1,19 @@
 //! End to end over real HTTP: the `http_server` example's router (axum,
-//! the catalog error type of the MCP example) served on a free port of
-//! 127.0.0.1, driven by hyper's HTTP/1 client over TCP. Every answer is
-//! checked whole: status, headers (but `date`) and the exact body.
+//! the catalog error type of the MCP example, `envelope::axum`'s
+//! extractors and `answer_failures`) served on a free port of 127.0.0.1,
+//! driven by hyper's HTTP/1 client over TCP. Every answer is checked
+//! whole: status, headers (but `date`) and the exact body; the operator's
+//! log lines are captured and checked too.
 //!
 //! Besides the example's routes, the test serves `/bad/...` routes that
-//! return hand-made `ErrorEnvelope`s, for the bad input of issue 13: a
-//! message with control characters, `help_url`s that are and are not
-//! URIs, a class from a newer peer (`Unknown`) and a retry hint of
-//! `u64::MAX` milliseconds.
+//! return hand-made `ErrorEnvelope`s outside `answer_failures` (the
+//! `IntoResponse` alone), for bad input: a message with control
+//! characters, `help_url`s that are and are not URIs, a class from a newer
+//! peer (`Unknown`) and a retry hint of `u64::MAX` milliseconds.
 
 use std::collections::BTreeMap;
 use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::routing::get;
@@ -24,6 +27,14 @@ use serde_json::{Value, json};
 #[path = "../examples/http_server.rs"]
 #[allow(dead_code)] // its `main` and port parsing
 mod http_server;
+
+/// The request id every request of these tests sends, unless it says
+/// otherwise.
+const ID: &str = "req-7f3a";
+
+/// The next step of an `INVALID_ARGUMENTS` problem, in HTTP's words.
+const FIX: &str =
+    "fix each argument listed in argument_errors, then send the request again with the fixed arguments";
 
 /// One response, as the client saw it.
 #[derive(Debug)]
@@ -41,8 +52,12 @@ impl Answer {
     }
 
     /// The headers of a problem details answer whose body is `self.body`,
-    /// with `Retry-After` when given.
-    fn problem_headers(&self, retry_after: Option<&str>) -> BTreeMap<String, String> {
+    /// with `Retry-After` when given, and `x-request-id` when given.
+    fn headers_of(
+        &self,
+        retry_after: Option<&str>,
+        request_id: Option<&str>,
+    ) -> BTreeMap<String, String> {
         let mut headers = BTreeMap::from([
             ("content-length".to_owned(), self.body.len().to_string()),
             (
@@ -53,7 +68,16 @@ impl Answer {
         if let Some(seconds) = retry_after {
             headers.insert("retry-after".to_owned(), seconds.to_owned());
         }
+        if let Some(id) = request_id {
+            headers.insert("x-request-id".to_owned(), id.to_owned());
+        }
         headers
+    }
+
+    /// The headers of a problem answered under `answer_failures` for a
+    /// request with [`ID`].
+    fn problem_headers(&self, retry_after: Option<&str>) -> BTreeMap<String, String> {
+        self.headers_of(retry_after, Some(ID))
     }
 }
 
@@ -99,13 +123,14 @@ async fn bad(
     })
 }
 
-/// One request on a fresh connection.
-async fn call(
+/// One request on a fresh connection, with exactly the `headers` given
+/// (and `host`).
+async fn send(
     address: SocketAddr,
     method: &str,
     path: &str,
+    headers: &[(&str, &str)],
     body: &str,
-    extra: &[(&str, &str)],
 ) -> Answer {
     let stream = tokio::net::TcpStream::connect(address).await.unwrap();
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
@@ -116,10 +141,7 @@ async fn call(
         .method(method)
         .uri(path)
         .header("host", address.to_string());
-    if !body.is_empty() {
-        request = request.header("content-type", "application/json");
-    }
-    for (name, value) in extra {
+    for (name, value) in headers {
         request = request.header(*name, *value);
     }
     let request = request
@@ -141,12 +163,59 @@ async fn call(
     }
 }
 
+/// A request with `x-request-id: req-7f3a`, and a JSON body when `body`
+/// is not empty.
+async fn call(address: SocketAddr, method: &str, path: &str, body: &str) -> Answer {
+    let json = [("x-request-id", ID), ("content-type", "application/json")];
+    let headers = if body.is_empty() { &json[..1] } else { &json[..] };
+    send(address, method, path, headers, body).await
+}
+
 async fn get_path(address: SocketAddr, path: &str) -> Answer {
-    call(address, "GET", path, "", &[]).await
+    call(address, "GET", path, "").await
+}
+
+/// The operator's log of the current thread (every test runs its server
+/// on its own current-thread runtime), one line per event.
+#[derive(Clone, Default)]
+struct Log(Arc<Mutex<Vec<u8>>>);
+
+impl Log {
+    /// Captures the events of this thread until the guard is dropped.
+    fn capture() -> (Log, tracing::subscriber::DefaultGuard) {
+        let log = Log::default();
+        let writer = log.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_ansi(false)
+            .without_time()
+            .with_target(false)
+            .finish();
+        (log, tracing::subscriber::set_default(subscriber))
+    }
+
+    fn lines(&self) -> Vec<String> {
+        String::from_utf8(self.0.lock().unwrap().clone())
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+impl std::io::Write for Log {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 #[tokio::test]
-async fn success_is_plain_json() {
+async fn success_is_plain_json_with_the_request_id() {
     let address = start().await;
     let answer = get_path(address, "/tables").await;
     assert_eq!(answer.status, StatusCode::OK);
@@ -154,7 +223,22 @@ async fn success_is_plain_json() {
         answer.body,
         r#"{"tables":["EMPLOYEES","DEPARTMENTS","LOCATIONS","JOB_HISTORY"]}"#
     );
-    assert_eq!(answer.headers["content-type"], "application/json");
+    assert_eq!(
+        answer.headers,
+        BTreeMap::from([
+            ("content-length".to_owned(), answer.body.len().to_string()),
+            ("content-type".to_owned(), "application/json".to_owned()),
+            ("x-request-id".to_owned(), ID.to_owned()),
+        ])
+    );
+    // The query string, read as the type asks: `limit` is an integer.
+    let answer = get_path(address, "/tables?prefix=J&limit=5").await;
+    assert_eq!(answer.body, r#"{"tables":["JOB_HISTORY"]}"#);
+    let answer = get_path(address, "/tables?limit=2").await;
+    assert_eq!(answer.body, r#"{"tables":["EMPLOYEES","DEPARTMENTS"]}"#);
+    // Two path parameters, the second an integer.
+    let answer = get_path(address, "/tables/LOCATIONS/columns/1").await;
+    assert_eq!(answer.body, r#"{"name":"CITY","type":"VARCHAR2(30)"}"#);
 }
 
 /// The guide's request and response (`src/guide/integrations.md`, "HTTP
@@ -170,15 +254,18 @@ async fn not_found() {
         concat!(
             r#"{"type":"about:blank","title":"Not Found","status":404,"#,
             r#""detail":"table EMPLOYES does not exist","category":"NotFound","#,
-            r#""code":"TABLE_NOT_FOUND","details":{"table":"EMPLOYES"},"#,
+            r#""code":"TABLE_NOT_FOUND","correlation_id":"req-7f3a","details":{"table":"EMPLOYES"},"#,
             r#""error_class":"OBJECT_NOT_FOUND","fuzzy_matches":["EMPLOYEES"],"#,
             r#""next_steps":["pick a table from fuzzy_matches, or call list_tables"],"#,
             r#""suggested_tool":"list_tables"}"#
         )
     );
     let response = format!(
-        "```http\nHTTP/1.1 404 Not Found\ncontent-type: {}\ncontent-length: {}\n\n{}\n```",
-        answer.headers["content-type"], answer.headers["content-length"], answer.body
+        "```http\nHTTP/1.1 404 Not Found\ncontent-type: {}\nx-request-id: {}\ncontent-length: {}\n\n{}\n```",
+        answer.headers["content-type"],
+        answer.headers["x-request-id"],
+        answer.headers["content-length"],
+        answer.body
     );
     let guide = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -213,6 +300,7 @@ async fn busy_has_retry_after() {
             "error_class": "BUSY",
             "code": "STATS_REFRESHING",
             "category": "Technical",
+            "correlation_id": ID,
             "details": {"table": "EMPLOYEES"},
             "next_steps": ["wait retry_after_ms milliseconds, then repeat the same call"],
             "retry_after_ms": 1500,
@@ -225,17 +313,112 @@ async fn busy_has_retry_after() {
     assert_eq!(answer.body, r#"{"table":"LOCATIONS","rows":23}"#);
 }
 
+/// The same transient failure (a migration holds the table's lock): a
+/// `GET` changed nothing and may be repeated; a `POST` that adds a note
+/// may have taken effect, and may not.
 #[tokio::test]
-async fn invalid_arguments() {
+async fn the_method_decides_whether_a_repeat_is_safe() {
+    let address = start().await;
+    let read = get_path(address, "/tables/JOB_HISTORY/row_count").await;
+    assert_eq!(read.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(read.headers, read.problem_headers(None));
+    assert_eq!(
+        read.json(),
+        json!({
+            "type": "about:blank",
+            "title": "Service Unavailable",
+            "status": 503,
+            "detail": "table JOB_HISTORY is locked by a running migration",
+            "error_class": "TRANSIENT",
+            "code": "TABLE_LOCKED",
+            "category": "Technical",
+            "correlation_id": ID,
+            "details": {"table": "JOB_HISTORY"},
+            "next_steps": ["wait a few seconds for the migration to end, then call again"],
+            "retryable": true
+        })
+    );
+    let write = call(
+        address,
+        "POST",
+        "/tables/JOB_HISTORY/notes",
+        r#"{"note":"moved to archive"}"#,
+    )
+    .await;
+    assert_eq!(write.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(write.headers, write.problem_headers(None));
+    assert_eq!(
+        write.json(),
+        json!({
+            "type": "about:blank",
+            "title": "Service Unavailable",
+            "status": 503,
+            "detail": "table JOB_HISTORY is locked by a running migration",
+            "error_class": "TRANSIENT",
+            "code": "TABLE_LOCKED",
+            "category": "Technical",
+            "correlation_id": ID,
+            "details": {"table": "JOB_HISTORY"},
+            "effect": "unknown",
+            "next_steps": [
+                "the call may have taken effect: check its result before repeating it",
+                "wait a few seconds for the migration to end, then call again"
+            ]
+        })
+    );
+    // A table without the lock takes the note.
+    let answer = call(address, "POST", "/tables/LOCATIONS/notes", r#"{"note":"n1"}"#).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.body, r#"{"table":"LOCATIONS","notes":["n1"]}"#);
+}
+
+#[tokio::test]
+async fn json_body_rejections() {
     let address = start().await;
     let answer = call(
         address,
         "POST",
         "/find_column",
         r#"{"table":"EMPLOYEES","colum":"HIRE_DATE"}"#,
-        &[],
     )
     .await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(answer.headers, answer.problem_headers(None));
+    // With `jsonschema` the schema also finds the missing `column`.
+    let (detail, mut problems) = if cfg!(feature = "jsonschema") {
+        (
+            "2 problems in the arguments: /column is missing; /colum is not a known field (did you mean \"column\"?)",
+            vec![json!({"path": "/column", "kind": "missing"})],
+        )
+    } else {
+        (
+            "1 problem in the arguments: /colum is not a known field (did you mean \"column\"?)",
+            Vec::new(),
+        )
+    };
+    problems.push(json!({
+        "path": "/colum",
+        "kind": "unknown_field",
+        "received": "string",
+        "suggestions": ["column"]
+    }));
+    assert_eq!(
+        answer.json(),
+        json!({
+            "type": "about:blank",
+            "title": "Bad Request",
+            "status": 400,
+            "detail": detail,
+            "error_class": "INVALID_ARGUMENTS",
+            "category": "Validation",
+            "correlation_id": ID,
+            "next_steps": [FIX],
+            "argument_errors": problems
+        })
+    );
+
+    // A body that is not JSON at all: serde_json's position.
+    let answer = call(address, "POST", "/find_column", "{\"table\":").await;
     assert_eq!(answer.status, StatusCode::BAD_REQUEST);
     assert_eq!(answer.headers, answer.problem_headers(None));
     assert_eq!(
@@ -244,23 +427,56 @@ async fn invalid_arguments() {
             "type": "about:blank",
             "title": "Bad Request",
             "status": 400,
-            "detail": "1 problem in the arguments: /colum is not a known field (did you mean \"column\"?)",
-            "error_class": "INVALID_ARGUMENTS",
+            "detail": "the JSON ends before its last value is complete",
+            "error_class": "SYNTAX_ERROR",
+            "code": "JSON_EOF",
             "category": "Validation",
-            "next_steps": ["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],
-            "argument_errors": [{
-                "path": "/colum",
-                "kind": "unknown_field",
-                "received": "string",
-                "suggestions": ["column"]
-            }]
+            "correlation_id": ID,
+            "details": {"line": 1, "column": 9}
         })
     );
 
-    // A body that is not JSON at all.
-    let answer = call(address, "POST", "/find_column", "{\"table\":", &[]).await;
-    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
-    assert_eq!(answer.json()["error_class"], "SYNTAX_ERROR");
+    // The body without a content type, and with another one: 415.
+    for (headers, got) in [
+        (
+            &[("x-request-id", ID)][..],
+            "it was sent without a Content-Type",
+        ),
+        (
+            &[("x-request-id", ID), ("content-type", "text/plain; charset=utf-8")][..],
+            "it was sent as \"text/plain\"",
+        ),
+    ] {
+        let body = r#"{"table":"EMPLOYEES","column":"HIRE_DATE"}"#;
+        let answer = send(address, "POST", "/find_column", headers, body).await;
+        assert_eq!(answer.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert_eq!(answer.headers, answer.problem_headers(None));
+        assert_eq!(
+            answer.json(),
+            json!({
+                "type": "about:blank",
+                "title": "Unsupported Media Type",
+                "status": 415,
+                "detail": format!("the request body must be JSON with Content-Type: application/json; {got}"),
+                "error_class": "INVALID_ARGUMENTS",
+                "code": "UNSUPPORTED_MEDIA_TYPE",
+                "category": "Validation",
+                "correlation_id": ID,
+                "next_steps": ["send the request again with the header Content-Type: application/json"]
+            })
+        );
+    }
+    // An `application/*+json` type is JSON.
+    let answer = send(
+        address,
+        "POST",
+        "/find_column",
+        &[("content-type", "application/vnd.api+json")],
+        r#"{"table":"EMPLOYEES","column":"hire_date","case":"insensitive"}"#,
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.body, r#"{"name":"HIRE_DATE","type":"DATE"}"#);
 
     // Well-formed arguments, a column that does not exist.
     let answer = call(
@@ -268,39 +484,196 @@ async fn invalid_arguments() {
         "POST",
         "/find_column",
         r#"{"table":"EMPLOYEES","column":"HIRE_DAT"}"#,
-        &[],
     )
     .await;
     assert_eq!(answer.status, StatusCode::NOT_FOUND);
     assert_eq!(answer.json()["code"], "COLUMN_NOT_FOUND");
     assert_eq!(answer.json()["fuzzy_matches"], json!(["HIRE_DATE"]));
+}
 
-    let answer = call(
+/// A problem of the query or the path, at the parameter's name.
+fn argument_problem(detail: &str, problems: Value) -> Value {
+    json!({
+        "type": "about:blank",
+        "title": "Bad Request",
+        "status": 400,
+        "detail": detail,
+        "error_class": "INVALID_ARGUMENTS",
+        "category": "Validation",
+        "correlation_id": ID,
+        "next_steps": [FIX],
+        "argument_errors": problems
+    })
+}
+
+#[tokio::test]
+async fn query_and_path_rejections() {
+    let address = start().await;
+    let cases = [
+        (
+            "/tables?limit=x",
+            "1 problem in the arguments: /limit must be an integer, got a string",
+            json!([{"path": "/limit", "kind": "wrong_type", "expected": "an integer", "received": "string"}]),
+        ),
+        (
+            "/tables?limit=300",
+            "1 problem in the arguments: /limit must be an integer from 0 to 255",
+            json!([{"path": "/limit", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}]),
+        ),
+        (
+            "/tables?limit=18446744073709551616",
+            "1 problem in the arguments: /limit must be an integer from 0 to 255",
+            json!([{"path": "/limit", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}]),
+        ),
+        (
+            "/tables?lmit=3",
+            "1 problem in the arguments: /lmit is not a known field (did you mean \"limit\"?)",
+            json!([{"path": "/lmit", "kind": "unknown_field", "received": "string", "suggestions": ["limit"]}]),
+        ),
+        // The second path parameter, named, of a `Path<(String, u8)>`.
+        (
+            "/tables/LOCATIONS/columns/first",
+            "1 problem in the arguments: /index must be an integer, got a string",
+            json!([{"path": "/index", "kind": "wrong_type", "expected": "an integer", "received": "string"}]),
+        ),
+        (
+            "/tables/LOCATIONS/columns/-1",
+            "1 problem in the arguments: /index must be an integer from 0 to 255",
+            json!([{"path": "/index", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}]),
+        ),
+    ];
+    for (path, detail, problems) in cases {
+        let answer = get_path(address, path).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{path}");
+        assert_eq!(answer.headers, answer.problem_headers(None), "{path}");
+        assert_eq!(answer.json(), argument_problem(detail, problems), "{path}");
+    }
+}
+
+/// With `jsonschema`, every problem of the query at once.
+#[cfg(feature = "jsonschema")]
+#[tokio::test]
+async fn every_query_problem_at_once() {
+    let address = start().await;
+    let answer = get_path(address, "/tables?limit=300&lmit=3&prefix=J").await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        answer.json(),
+        argument_problem(
+            "2 problems in the arguments: /lmit is not a known field; /limit must be an integer from 0 to 255",
+            json!([
+                // `limit` was sent: it is no near miss.
+                {"path": "/lmit", "kind": "unknown_field", "received": "string"},
+                {"path": "/limit", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}
+            ])
+        )
+    );
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods() {
+    let address = start().await;
+    let answer = get_path(address, "/tabels").await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(answer.headers, answer.problem_headers(None));
+    assert_eq!(
+        answer.json(),
+        json!({
+            "type": "about:blank",
+            "title": "Not Found",
+            "status": 404,
+            "detail": "no route answers GET \"/tabels\"",
+            "error_class": "OBJECT_NOT_FOUND",
+            "code": "ROUTE_NOT_FOUND",
+            "category": "NotFound",
+            "correlation_id": ID,
+            "next_steps": ["check the request's path against the API's routes"]
+        })
+    );
+
+    let answer = call(address, "DELETE", "/tables/EMPLOYEES", "").await;
+    assert_eq!(answer.status, StatusCode::METHOD_NOT_ALLOWED);
+    let mut headers = answer.problem_headers(None);
+    headers.insert("allow".to_owned(), "GET,HEAD".to_owned());
+    assert_eq!(answer.headers, headers);
+    assert_eq!(
+        answer.json(),
+        json!({
+            "type": "about:blank",
+            "title": "Method Not Allowed",
+            "status": 405,
+            "detail": "this route does not answer DELETE",
+            "error_class": "UNSUPPORTED",
+            "code": "METHOD_NOT_ALLOWED",
+            "category": "Validation",
+            "correlation_id": ID,
+            "next_steps": ["send the request again with one of the methods its Allow header lists"]
+        })
+    );
+}
+
+/// The correlation id: the client's `x-request-id`, else its
+/// `traceparent`'s trace id, else generated; echoed in the header and the
+/// body, and in the operator's log line.
+#[tokio::test]
+async fn request_id_round_trip() {
+    let (log, _guard) = Log::capture();
+    let address = start().await;
+    let trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+    let both = send(
         address,
-        "POST",
-        "/find_column",
-        r#"{"table":"EMPLOYEES","column":"hire_date","case":"insensitive"}"#,
-        &[],
+        "GET",
+        "/tables/EMPLOYES",
+        &[("x-request-id", "req-1"), ("traceparent", trace)],
+        "",
     )
     .await;
-    assert_eq!(answer.status, StatusCode::OK);
-    assert_eq!(answer.body, r#"{"name":"HIRE_DATE","type":"DATE"}"#);
+    assert_eq!(both.headers["x-request-id"], "req-1");
+    assert_eq!(both.json()["correlation_id"], "req-1");
+
+    let traced = send(address, "GET", "/tables/EMPLOYES", &[("traceparent", trace)], "").await;
+    assert_eq!(traced.headers["x-request-id"], "4bf92f3577b34da6a3ce929d0e0e4736");
+    assert_eq!(traced.json()["correlation_id"], "4bf92f3577b34da6a3ce929d0e0e4736");
+
+    let generated = send(address, "GET", "/tables/EMPLOYES", &[], "").await;
+    let id = generated.headers["x-request-id"].clone();
+    let (process, n) = id.split_once('-').unwrap();
+    assert_eq!(process.len(), 8);
+    assert!(process.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
+    assert!(n.parse::<u64>().is_ok(), "{id}");
+    assert_eq!(generated.json()["correlation_id"], id.as_str());
+
+    // A success carries the id too.
+    let ok = send(address, "GET", "/tables", &[("traceparent", trace)], "").await;
+    assert_eq!(ok.headers["x-request-id"], "4bf92f3577b34da6a3ce929d0e0e4736");
+
+    // One log line per failure, with the id, the route and the class.
+    let lines = log.lines();
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    let line = |id: &str| {
+        format!(
+            " INFO tool_call{{tool=GET /tables/{{table}} correlation_id={id}}}: tool call failed error.class=\"OBJECT_NOT_FOUND\" error.code=\"TABLE_NOT_FOUND\" error.owner=\"caller\" error.effect=\"nothing\" error.retryable=false error.correlation_id=\"{id}\" error.display=\"table EMPLOYES does not exist\" error.sources=[]"
+        )
+    };
+    assert_eq!(
+        lines,
+        [
+            line("req-1"),
+            line("4bf92f3577b34da6a3ce929d0e0e4736"),
+            line(&id)
+        ]
+    );
 }
 
 /// A server-owned class without a `message`: the class's generic text,
-/// nothing of the error's `Display` (the store's host name, the OS error);
-/// the request id stays a `correlation_id` member, as it is not a URI.
+/// nothing of the error's `Display` (the store's host name, the OS error),
+/// which the operator's log line has, with the error's source.
 #[tokio::test]
 async fn server_owned_body_holds_no_internals() {
+    let (log, _guard) = Log::capture();
     let address = start().await;
-    let answer = call(
-        address,
-        "GET",
-        "/tables/EMPLOYEES/export",
-        "",
-        &[("x-request-id", "req-7f3a")],
-    )
-    .await;
+    let answer = get_path(address, "/tables/EMPLOYEES/export").await;
     assert_eq!(answer.status, StatusCode::BAD_GATEWAY);
     assert_eq!(answer.headers, answer.problem_headers(None));
     assert_eq!(
@@ -314,12 +687,64 @@ async fn server_owned_body_holds_no_internals() {
             "code": "STORE_OFFLINE",
             "category": "Technical",
             "retryable": true,
-            "effect": "unknown",
-            "correlation_id": "req-7f3a"
+            "correlation_id": ID
         })
     );
-    for internal in ["exports.internal", "9000", "refused", "connection refused"] {
+    for internal in ["exports.internal", "9000", "refused"] {
         assert!(!answer.body.contains(internal), "{internal} leaked");
+    }
+    assert_eq!(
+        log.lines(),
+        [concat!(
+            "ERROR tool_call{tool=GET /tables/{table}/export correlation_id=req-7f3a}: tool call failed ",
+            "error.class=\"CONNECTION_FAILED\" error.code=\"STORE_OFFLINE\" error.owner=\"server\" ",
+            "error.effect=\"nothing\" error.retryable=true error.correlation_id=\"req-7f3a\" ",
+            "error.display=\"export store exports.internal.example:9000 refused the connection\" ",
+            "error.sources=[\"connection refused\"]"
+        )]
+    );
+}
+
+/// Every answer of the example server, good or bad, is the handler's JSON
+/// or a problem details body; none holds a host name, a source path or a
+/// panic message of the server.
+#[tokio::test]
+async fn every_request_is_answered() {
+    let address = start().await;
+    let requests = [
+        ("GET", "/", ""),
+        ("GET", "/tables/", ""),
+        ("GET", "/tables/%FF", ""),
+        ("GET", "/tables/EMPLOYEES/columns/99", ""),
+        ("GET", "/tables/EMPLOYEES/columns/1/extra", ""),
+        ("POST", "/tables", ""),
+        ("PUT", "/find_column", "{}"),
+        ("POST", "/find_column", "[]"),
+        ("POST", "/find_column", "null"),
+        ("POST", "/find_column", r#"{"table":1,"column":[],"case":"upper"}"#),
+        ("POST", "/tables/EMPLOYEES/notes", r#"{"note":7}"#),
+        ("GET", "/tables?limit=&prefix=", ""),
+        ("GET", "/tables?limit=1&limit=2", ""),
+        ("GET", &format!("/{}", "x".repeat(5000)), ""),
+    ];
+    for (method, path, body) in requests {
+        let answer = call(address, method, path, body).await;
+        let problem = answer.headers["content-type"] == "application/problem+json";
+        assert!(
+            problem || answer.status.is_success(),
+            "{method} {path}: {} {}",
+            answer.status,
+            answer.body
+        );
+        if problem {
+            let json = answer.json();
+            assert_eq!(json["status"], answer.status.as_u16(), "{method} {path}");
+            assert_eq!(json["correlation_id"], ID, "{method} {path}");
+        }
+        for internal in ["exports.internal", "/work/", ".rs", "panicked", "src/"] {
+            assert!(!answer.body.contains(internal), "{method} {path}: {internal}");
+        }
+        assert!(answer.body.len() < 2000, "{method} {path}: {}", answer.body.len());
     }
 }
 
@@ -330,7 +755,7 @@ async fn bad_input() {
     // Control characters: escaped by JSON, the body stays valid.
     let answer = get_path(address, "/bad/control").await;
     assert_eq!(answer.status, StatusCode::BAD_REQUEST);
-    assert_eq!(answer.headers, answer.problem_headers(None));
+    assert_eq!(answer.headers, answer.headers_of(None, None));
     assert_eq!(
         answer.body,
         concat!(
@@ -387,7 +812,7 @@ async fn bad_input() {
     // A class from a newer peer: 500.
     let answer = get_path(address, "/bad/unknown_class").await;
     assert_eq!(answer.status, StatusCode::INTERNAL_SERVER_ERROR);
-    assert_eq!(answer.headers, answer.problem_headers(None));
+    assert_eq!(answer.headers, answer.headers_of(None, None));
     assert_eq!(
         answer.json(),
         json!({
@@ -404,7 +829,7 @@ async fn bad_input() {
     assert_eq!(answer.status, StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(
         answer.headers,
-        answer.problem_headers(Some("18446744073709552"))
+        answer.headers_of(Some("18446744073709552"), None)
     );
     assert_eq!(answer.json()["retry_after_ms"], json!(u64::MAX));
 }

@@ -113,7 +113,7 @@ where
     };
     let first = from_serde::problem(&error, &arguments);
     let (problems, omitted) = every_problem::<T>(&arguments, first);
-    Err(Some(super::summarize(name_positions(strings, problems), omitted)))
+    Err(Some(super::summarize(for_url(strings, problems), omitted)))
 }
 
 /// serde's `first` problem, and every problem of `T`'s schema in the
@@ -136,8 +136,18 @@ fn every_problem<T>(_: &Value, first: ArgumentError) -> (Vec<ArgumentError>, usi
     (vec![first], 0)
 }
 
-/// Positional parameters are named in the paths (`/1` becomes `/id`).
-fn name_positions(strings: &Strings, mut problems: Vec<ArgumentError>) -> Vec<ArgumentError> {
+/// The problems in a URL's terms: a URL has no `null` (an optional
+/// parameter is one left out), so `"an integer or null"` is `"an
+/// integer"`; and positional parameters are named in the paths (`/1`
+/// becomes `/id`).
+fn for_url(strings: &Strings, mut problems: Vec<ArgumentError>) -> Vec<ArgumentError> {
+    for problem in &mut problems {
+        if let Some(expected) = &mut problem.expected
+            && let Some(kept) = expected.strip_suffix(" or null")
+        {
+            *expected = kept.to_owned();
+        }
+    }
     let Strings::Positional(params) = strings else {
         return problems;
     };
