@@ -344,8 +344,11 @@ impl CallContext {
 /// every transport.
 #[cfg(any(feature = "rmcp", feature = "axum"))]
 pub(crate) fn sent_correlation_id(id: Option<&str>, traceparent: Option<&str>) -> Option<String> {
-    id.and_then(|id| correlation_id(id.to_owned()))
-        .or_else(|| traceparent.and_then(|value| trace_id(value.trim())).map(str::to_owned))
+    id.and_then(|id| correlation_id(id.to_owned())).or_else(|| {
+        traceparent
+            .and_then(|value| trace_id(value.trim()))
+            .map(str::to_owned)
+    })
 }
 
 /// The trace id of a W3C Trace Context `traceparent` value (version `00`:
@@ -445,6 +448,49 @@ mod tests {
                 destructive: false,
             }
         );
+    }
+
+    #[cfg(feature = "http")]
+    #[test]
+    fn behaviour_from_http_methods() {
+        use http::Method;
+        let put = CallBehaviour {
+            idempotent: true,
+            ..CallBehaviour::default()
+        };
+        let delete = CallBehaviour {
+            destructive: true,
+            ..put
+        };
+        let cases = [
+            (Method::GET, CallBehaviour::READ),
+            (Method::HEAD, CallBehaviour::READ),
+            (Method::OPTIONS, CallBehaviour::READ),
+            (Method::TRACE, CallBehaviour::READ),
+            (Method::PUT, put),
+            (Method::DELETE, delete),
+            (Method::POST, CallBehaviour::default()),
+            (Method::PATCH, CallBehaviour::default()),
+            (Method::CONNECT, CallBehaviour::default()),
+            (
+                Method::from_bytes(b"PURGE").unwrap(),
+                CallBehaviour::default(),
+            ),
+        ];
+        for (method, behaviour) in cases {
+            assert_eq!(CallBehaviour::from_method(&method), behaviour, "{method}");
+        }
+    }
+
+    #[test]
+    fn an_answered_envelope_is_answered_again_without_a_second_log() {
+        let call = CallContext::new("x").with_correlation_id("r-6");
+        let mut logged = 0;
+        let once = call.answer(Locked.to_envelope(), |_| logged += 1);
+        let twice = call.answer(once.clone(), |_| logged += 1);
+        assert_eq!(logged, 1);
+        assert_eq!(once, twice);
+        assert_eq!(twice.correlation_id.as_deref(), Some("r-6"));
     }
 
     #[test]

@@ -53,12 +53,12 @@ pub use crate::class::{ErrorClass, Owner, ParseClassError};
 pub use crate::effect::Effect;
 pub use crate::envelope::{EnvelopeFields, ErrorEnvelope};
 pub use crate::envelope_trait::Envelope;
-#[cfg(feature = "rmcp")]
-#[doc(inline)]
-pub use crate::integrations::rmcp;
 #[cfg(feature = "axum")]
 #[doc(inline)]
 pub use crate::integrations::axum;
+#[cfg(feature = "rmcp")]
+#[doc(inline)]
+pub use crate::integrations::rmcp;
 #[cfg(feature = "http")]
 pub use crate::render::problem;
 pub use crate::render::{catalog_json, catalog_markdown};

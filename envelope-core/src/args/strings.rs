@@ -248,7 +248,12 @@ fn kinds<'s>(root: &'s Value, schema: &'s Value, depth: usize) -> Vec<&'s str> {
     };
     if depth < 16 {
         for key in ["anyOf", "oneOf"] {
-            for alternative in schema.get(key).and_then(Value::as_array).into_iter().flatten() {
+            for alternative in schema
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 kinds.extend(self::kinds(root, alternative, depth + 1));
             }
         }
@@ -467,7 +472,11 @@ fn visit_seq<'de, V: Visitor<'de>>(
 /// `2e3`), with an optional leading `+`; no spaces, no `NaN` or `inf`.
 fn number_literal(text: &str) -> Option<serde_json::Number> {
     let literal = text.strip_prefix('+').unwrap_or(text);
-    if literal.is_empty() || !literal.bytes().all(|b| b.is_ascii_digit() || b"-.eE+".contains(&b)) {
+    if literal.is_empty()
+        || !literal
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"-.eE+".contains(&b))
+    {
         return None;
     }
     serde_json::from_str(literal).ok()
@@ -628,4 +637,167 @@ impl<'de> Deserializer<'de> for Params<'de> {
         deserialize_string deserialize_bytes deserialize_byte_buf deserialize_option
         deserialize_unit deserialize_identifier deserialize_ignored_any
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde::Deserialize;
+    use serde_json::json;
+
+    use super::*;
+
+    #[derive(Debug, PartialEq, Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Search {
+        q: String,
+        limit: Option<u8>,
+        exact: Option<bool>,
+        #[serde(default)]
+        tag: Vec<String>,
+        offset: Option<i128>,
+        ratio: Option<f64>,
+    }
+
+    fn query(text: &str) -> Strings {
+        Strings::query(form_urlencoded::parse(text.as_bytes()))
+    }
+
+    fn problems(envelope: Option<ErrorEnvelope>) -> Value {
+        serde_json::to_value(&envelope.expect("an envelope").argument_errors).unwrap()
+    }
+
+    #[test]
+    fn query_values_are_read_as_the_type_asks() {
+        let search: Search =
+            parse(&query("q=a+b%21&limit=5&exact=true&tag=x&tag=y&offset=-170141183460469231731687303715884105728&ratio=2.5e-1")).unwrap();
+        assert_eq!(
+            search,
+            Search {
+                q: String::from("a b!"),
+                limit: Some(5),
+                exact: Some(true),
+                tag: vec![String::from("x"), String::from("y")],
+                offset: Some(i128::MIN),
+                ratio: Some(0.25),
+            }
+        );
+        // A key given once fills a one-item Vec; absent options are None.
+        let search: Search = parse(&query("q=7&tag=only")).unwrap();
+        assert_eq!(search.q, "7");
+        assert_eq!(search.tag, ["only"]);
+        assert_eq!((search.limit, search.exact), (None, None));
+        // A `+` sign is allowed, as Rust's parsers allow it.
+        let search: Search = parse(&query("q=&limit=%2B9")).unwrap();
+        assert_eq!(search.limit, Some(9));
+    }
+
+    #[test]
+    fn query_problems_are_at_the_parameter() {
+        let cases = [
+            ("limit=5", json!([{"path": "/q", "kind": "missing"}])),
+            (
+                "q=a&exact=yes",
+                json!([{"path": "/exact", "kind": "wrong_type", "expected": "a boolean", "received": "string"}]),
+            ),
+            (
+                "q=a&limit=256",
+                json!([{"path": "/limit", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}]),
+            ),
+            (
+                "q=a&limit=-1",
+                json!([{"path": "/limit", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}]),
+            ),
+            (
+                "q=a&limit=",
+                json!([{"path": "/limit", "kind": "wrong_type", "expected": "an integer", "received": "string"}]),
+            ),
+            (
+                "q=a&ratio=NaN",
+                json!([{"path": "/ratio", "kind": "wrong_type", "expected": "a number", "received": "string"}]),
+            ),
+            (
+                "q=a&limit=1&limit=2",
+                json!([{"path": "/limit", "kind": "wrong_type", "expected": "an integer", "received": "array"}]),
+            ),
+        ];
+        for (text, expected) in cases {
+            let error = parse::<Search>(&query(text)).unwrap_err();
+            assert_eq!(problems(error), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn digits_beyond_128_bits_are_out_of_range() {
+        let huge = format!("q=a&offset={}", "9".repeat(60));
+        let error = parse::<Search>(&query(&huge)).unwrap_err().unwrap();
+        assert_eq!(
+            error.argument_errors[0].kind,
+            crate::ArgumentErrorKind::OutOfRange
+        );
+        assert_eq!(
+            error.argument_errors[0].received.as_deref(),
+            Some("integer")
+        );
+    }
+
+    #[test]
+    fn path_parameters_by_name_position_or_alone() {
+        let params = || Strings::path([("table", "EMP"), ("row", "12")]);
+        #[derive(Debug, PartialEq, Deserialize, schemars::JsonSchema)]
+        struct Cell {
+            table: String,
+            row: u32,
+        }
+        assert_eq!(
+            parse::<Cell>(&params()).unwrap(),
+            Cell {
+                table: String::from("EMP"),
+                row: 12
+            }
+        );
+        assert_eq!(
+            parse::<(String, u32)>(&params()).unwrap(),
+            (String::from("EMP"), 12)
+        );
+        assert_eq!(
+            parse::<BTreeMap<String, String>>(&params()).unwrap(),
+            BTreeMap::from([
+                (String::from("row"), String::from("12")),
+                (String::from("table"), String::from("EMP"))
+            ])
+        );
+        assert_eq!(parse::<u64>(&Strings::path([("id", "7")])).unwrap(), 7);
+
+        // The position is named in the path.
+        let bad = || Strings::path([("table", "EMP"), ("row", "twelve")]);
+        let expected = json!([{"path": "/row", "kind": "wrong_type", "expected": "an integer", "received": "string"}]);
+        assert_eq!(
+            problems(parse::<(String, u32)>(&bad()).unwrap_err()),
+            expected
+        );
+        assert_eq!(problems(parse::<Cell>(&bad()).unwrap_err()), expected);
+        let alone = parse::<u8>(&Strings::path([("id", "300")])).unwrap_err();
+        assert_eq!(
+            problems(alone),
+            json!([{"path": "/id", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}])
+        );
+        // One value from two parameters: the route and the type disagree.
+        assert_eq!(parse::<u32>(&params()).unwrap_err(), None);
+    }
+
+    #[cfg(feature = "jsonschema")]
+    #[test]
+    fn with_the_schema_every_problem_of_the_query() {
+        let error = parse::<Search>(&query("limit=999&exact=maybe&tag=a&tag=b")).unwrap_err();
+        assert_eq!(
+            problems(error),
+            json!([
+                {"path": "/q", "kind": "missing"},
+                {"path": "/exact", "kind": "wrong_type", "expected": "a boolean", "received": "string"},
+                {"path": "/limit", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}
+            ])
+        );
+    }
 }

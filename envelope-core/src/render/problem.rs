@@ -226,7 +226,10 @@ pub fn http_response(envelope: &ErrorEnvelope) -> Response<String> {
 }
 
 /// [`http_response`] with `status` instead of the class's.
-pub(crate) fn response_with_status(envelope: &ErrorEnvelope, status: StatusCode) -> Response<String> {
+pub(crate) fn response_with_status(
+    envelope: &ErrorEnvelope,
+    status: StatusCode,
+) -> Response<String> {
     let problem = details_with_status(envelope, status);
     // Strings, numbers and JSON values always serialize; the fallback is
     // never taken, and is a valid problem object all the same.

@@ -80,8 +80,16 @@ pub(super) fn context(parts: &Parts) -> CallContext {
     if let Some(call) = parts.extensions.get::<CallContext>() {
         return call.clone();
     }
-    let header = |name: &HeaderName| parts.headers.get(name).and_then(|value| value.to_str().ok());
-    let route = parts.extensions.get::<MatchedPath>().map_or("(no route)", MatchedPath::as_str);
+    let header = |name: &HeaderName| {
+        parts
+            .headers
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+    };
+    let route = parts
+        .extensions
+        .get::<MatchedPath>()
+        .map_or("(no route)", MatchedPath::as_str);
     let id = sent_correlation_id(header(&REQUEST_ID), header(&TRACEPARENT))
         .unwrap_or_else(CallContext::generated_id);
     CallContext::identified(format!("{} {route}", parts.method).into(), id)
@@ -168,4 +176,59 @@ async fn method_not_allowed(method: Method) -> Response {
     .with_code("METHOD_NOT_ALLOWED")
     .with_next_step("send the request again with one of the methods its Allow header lists");
     respond(envelope, StatusCode::METHOD_NOT_ALLOWED, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(method: Method, headers: &[(&str, &str)]) -> Parts {
+        let mut request = http::Request::builder().method(method).uri("/notes/7");
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request.body(()).unwrap().into_parts().0
+    }
+
+    #[test]
+    fn the_context_of_a_request() {
+        let trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        let call = context(&parts(
+            Method::GET,
+            &[("x-request-id", "req-9"), ("traceparent", trace)],
+        ));
+        assert_eq!(call.correlation_id(), "req-9");
+        assert_eq!(call.tool(), "GET (no route)");
+        assert_eq!(call.behaviour(), CallBehaviour::READ);
+
+        let call = context(&parts(
+            Method::POST,
+            &[("x-request-id", " "), ("traceparent", trace)],
+        ));
+        assert_eq!(call.correlation_id(), "4bf92f3577b34da6a3ce929d0e0e4736");
+        assert_eq!(call.behaviour(), CallBehaviour::default());
+
+        let long = "r".repeat(300);
+        let call = context(&parts(Method::PUT, &[("x-request-id", &long)]));
+        assert_eq!(call.correlation_id(), "r".repeat(256));
+        assert!(call.behaviour().idempotent);
+
+        // The context the middleware made is the one a handler gets.
+        let mut made = parts(Method::DELETE, &[]);
+        let first = context(&made);
+        made.extensions.insert(first.clone());
+        assert_eq!(context(&made).correlation_id(), first.correlation_id());
+        assert_ne!(
+            context(&parts(Method::DELETE, &[])).correlation_id(),
+            first.correlation_id()
+        );
+    }
+
+    #[test]
+    fn echoes_are_cut_and_quoted() {
+        assert_eq!(echo("/a\"b"), r#""/a\"b""#);
+        assert_eq!(echo(&"x".repeat(70)), format!("\"{}…\"", "x".repeat(64)));
+        let method = Method::from_bytes("M".repeat(70).as_bytes()).unwrap();
+        assert_eq!(token(&method), format!("{}…", "M".repeat(64)));
+    }
 }

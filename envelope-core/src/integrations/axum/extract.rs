@@ -4,8 +4,8 @@
 use std::convert::Infallible;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{FromRequest, FromRequestParts, RawPathParams, Request};
 use axum::extract::rejection::{BytesRejection, RawPathParamsRejection};
+use axum::extract::{FromRequest, FromRequestParts, RawPathParams, Request};
 use axum::response::{IntoResponse, Response};
 use http::header::{CONTENT_TYPE, HeaderValue};
 use http::request::Parts;
@@ -118,9 +118,11 @@ impl<T: Serialize> IntoResponse for Json<T> {
                     .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
                 response
             }
-            Err(_) => ErrorEnvelope::new(ErrorClass::Internal, ErrorClass::Internal.generic_message())
-                .with_code("RESPONSE_NOT_SERIALIZABLE")
-                .into_response(),
+            Err(_) => {
+                ErrorEnvelope::new(ErrorClass::Internal, ErrorClass::Internal.generic_message())
+                    .with_code("RESPONSE_NOT_SERIALIZABLE")
+                    .into_response()
+            }
         }
     }
 }
@@ -134,7 +136,8 @@ where
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Response> {
         let query = parts.uri.query().unwrap_or_default();
-        let pairs = form_urlencoded::parse(query.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned()));
+        let pairs =
+            form_urlencoded::parse(query.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned()));
         parse_strings(&Strings::query(pairs)).map(Query)
     }
 }
@@ -180,9 +183,14 @@ where
 /// The 415 problem of a body that is not declared JSON, if it is not.
 fn content_type_problem(headers: &HeaderMap) -> Option<Response> {
     let sent = headers.get(CONTENT_TYPE);
-    let essence = sent
-        .and_then(|value| value.to_str().ok())
-        .map(|value| value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase());
+    let essence = sent.and_then(|value| value.to_str().ok()).map(|value| {
+        value
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase()
+    });
     let json = essence.as_deref().is_some_and(|essence| {
         essence == "application/json"
             || essence
@@ -195,7 +203,11 @@ fn content_type_problem(headers: &HeaderMap) -> Option<Response> {
     let got = match (&essence, sent) {
         (Some(essence), _) => {
             let (shown, cut) = crate::args::shown(essence);
-            format!("it was sent as {}{}", Value::from(shown), if cut { " (cut)" } else { "" })
+            format!(
+                "it was sent as {}{}",
+                Value::from(shown),
+                if cut { " (cut)" } else { "" }
+            )
         }
         (None, Some(_)) => String::from("its Content-Type is not text"),
         (None, None) => String::from("it was sent without a Content-Type"),

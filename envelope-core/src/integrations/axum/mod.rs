@@ -63,7 +63,11 @@ struct Failure {
 
 /// The problem details response of `envelope` with `status`, carrying the
 /// failure for the request's context.
-fn respond(envelope: ErrorEnvelope, status: StatusCode, text: Option<(String, Vec<String>)>) -> Response {
+fn respond(
+    envelope: ErrorEnvelope,
+    status: StatusCode,
+    text: Option<(String, Vec<String>)>,
+) -> Response {
     let mut response =
         crate::render::problem::response_with_status(&envelope, status).map(Body::from);
     response.extensions_mut().insert(Failure {
