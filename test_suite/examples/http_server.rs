@@ -172,7 +172,9 @@ async fn list_tables(Query(args): Query<ListArgs>) -> Json<TableList> {
     let names = TABLES.iter().map(|t| t.name);
     let names = names.filter(|name| name.starts_with(&args.prefix));
     Json(TableList {
-        tables: names.take(args.limit.map_or(usize::MAX, usize::from)).collect(),
+        tables: names
+            .take(args.limit.map_or(usize::MAX, usize::from))
+            .collect(),
     })
 }
 
@@ -189,9 +191,7 @@ async fn describe_table(Path(name): Path<String>) -> Result<Json<TableInfo>, Cat
 }
 
 /// Two path parameters read by position.
-async fn column_at(
-    Path((name, index)): Path<(String, u8)>,
-) -> Result<Json<Column>, CatalogError> {
+async fn column_at(Path((name, index)): Path<(String, u8)>) -> Result<Json<Column>, CatalogError> {
     let table = table(&name)?;
     let Some(&(name, r#type)) = table.columns.get(usize::from(index)) else {
         return Err(CatalogError::ColumnNotFound {
@@ -219,7 +219,9 @@ async fn add_note(
     Json(NoteArgs { note }): Json<NoteArgs>,
 ) -> Result<Json<Notes>, CatalogError> {
     let table = open(&name)?;
-    let mut store = store.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut store = store
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let notes = store.entry(table.name).or_default();
     notes.push(note);
     Ok(Json(Notes {

@@ -33,8 +33,7 @@ mod http_server;
 const ID: &str = "req-7f3a";
 
 /// The next step of an `INVALID_ARGUMENTS` problem, in HTTP's words.
-const FIX: &str =
-    "fix each argument listed in argument_errors, then send the request again with the fixed arguments";
+const FIX: &str = "fix each argument listed in argument_errors, then send the request again with the fixed arguments";
 
 /// One response, as the client saw it.
 #[derive(Debug)]
@@ -167,7 +166,11 @@ async fn send(
 /// is not empty.
 async fn call(address: SocketAddr, method: &str, path: &str, body: &str) -> Answer {
     let json = [("x-request-id", ID), ("content-type", "application/json")];
-    let headers = if body.is_empty() { &json[..1] } else { &json[..] };
+    let headers = if body.is_empty() {
+        &json[..1]
+    } else {
+        &json[..]
+    };
     send(address, method, path, headers, body).await
 }
 
@@ -367,7 +370,13 @@ async fn the_method_decides_whether_a_repeat_is_safe() {
         })
     );
     // A table without the lock takes the note.
-    let answer = call(address, "POST", "/tables/LOCATIONS/notes", r#"{"note":"n1"}"#).await;
+    let answer = call(
+        address,
+        "POST",
+        "/tables/LOCATIONS/notes",
+        r#"{"note":"n1"}"#,
+    )
+    .await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.body, r#"{"table":"LOCATIONS","notes":["n1"]}"#);
 }
@@ -443,7 +452,10 @@ async fn json_body_rejections() {
             "it was sent without a Content-Type",
         ),
         (
-            &[("x-request-id", ID), ("content-type", "text/plain; charset=utf-8")][..],
+            &[
+                ("x-request-id", ID),
+                ("content-type", "text/plain; charset=utf-8"),
+            ][..],
             "it was sent as \"text/plain\"",
         ),
     ] {
@@ -548,6 +560,18 @@ async fn query_and_path_rejections() {
         assert_eq!(answer.headers, answer.problem_headers(None), "{path}");
         assert_eq!(answer.json(), argument_problem(detail, problems), "{path}");
     }
+
+    // The README's answer ("HTTP"), member for member.
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md"))
+        .expect("the README");
+    let shown = readme
+        .split_once("`GET /tables?limit=x` with `x-request-id: req-7f3a`")
+        .and_then(|(_, rest)| rest.split_once("```json\n"))
+        .and_then(|(_, rest)| rest.split_once("\n```"))
+        .expect("the README's HTTP answer")
+        .0;
+    let shown: Value = serde_json::from_str(shown).expect("the README's answer is JSON");
+    assert_eq!(shown, get_path(address, "/tables?limit=x").await.json());
 }
 
 /// With `jsonschema`, every problem of the query at once.
@@ -632,9 +656,22 @@ async fn request_id_round_trip() {
     assert_eq!(both.headers["x-request-id"], "req-1");
     assert_eq!(both.json()["correlation_id"], "req-1");
 
-    let traced = send(address, "GET", "/tables/EMPLOYES", &[("traceparent", trace)], "").await;
-    assert_eq!(traced.headers["x-request-id"], "4bf92f3577b34da6a3ce929d0e0e4736");
-    assert_eq!(traced.json()["correlation_id"], "4bf92f3577b34da6a3ce929d0e0e4736");
+    let traced = send(
+        address,
+        "GET",
+        "/tables/EMPLOYES",
+        &[("traceparent", trace)],
+        "",
+    )
+    .await;
+    assert_eq!(
+        traced.headers["x-request-id"],
+        "4bf92f3577b34da6a3ce929d0e0e4736"
+    );
+    assert_eq!(
+        traced.json()["correlation_id"],
+        "4bf92f3577b34da6a3ce929d0e0e4736"
+    );
 
     let generated = send(address, "GET", "/tables/EMPLOYES", &[], "").await;
     let id = generated.headers["x-request-id"].clone();
@@ -646,7 +683,10 @@ async fn request_id_round_trip() {
 
     // A success carries the id too.
     let ok = send(address, "GET", "/tables", &[("traceparent", trace)], "").await;
-    assert_eq!(ok.headers["x-request-id"], "4bf92f3577b34da6a3ce929d0e0e4736");
+    assert_eq!(
+        ok.headers["x-request-id"],
+        "4bf92f3577b34da6a3ce929d0e0e4736"
+    );
 
     // One log line per failure, with the id, the route and the class.
     let lines = log.lines();
@@ -721,7 +761,11 @@ async fn every_request_is_answered() {
         ("PUT", "/find_column", "{}"),
         ("POST", "/find_column", "[]"),
         ("POST", "/find_column", "null"),
-        ("POST", "/find_column", r#"{"table":1,"column":[],"case":"upper"}"#),
+        (
+            "POST",
+            "/find_column",
+            r#"{"table":1,"column":[],"case":"upper"}"#,
+        ),
         ("POST", "/tables/EMPLOYEES/notes", r#"{"note":7}"#),
         ("GET", "/tables?limit=&prefix=", ""),
         ("GET", "/tables?limit=1&limit=2", ""),
@@ -742,9 +786,16 @@ async fn every_request_is_answered() {
             assert_eq!(json["correlation_id"], ID, "{method} {path}");
         }
         for internal in ["exports.internal", "/work/", ".rs", "panicked", "src/"] {
-            assert!(!answer.body.contains(internal), "{method} {path}: {internal}");
+            assert!(
+                !answer.body.contains(internal),
+                "{method} {path}: {internal}"
+            );
         }
-        assert!(answer.body.len() < 2000, "{method} {path}: {}", answer.body.len());
+        assert!(
+            answer.body.len() < 2000,
+            "{method} {path}: {}",
+            answer.body.len()
+        );
     }
 }
 
