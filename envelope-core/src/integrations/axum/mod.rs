@@ -26,11 +26,37 @@
 //!   handler takes the context as an extractor to answer through it
 //!   (`.or_fail(&call)?`), or simply returns its error.
 //!
-//! ```ignore
+//! ```
+//! # extern crate envelope_core as envelope;
+//! use axum::Router;
+//! use axum::routing::get;
+//! use envelope::ErrorEnvelope;
 //! use envelope::axum::{Json, Path, Query, RouterExt};
+//! use serde::{Deserialize, Serialize};
 //!
-//! let app = Router::new()
-//!     .route("/notes", get(search).post(create))
+//! #[derive(Deserialize, schemars::JsonSchema)]
+//! struct Search {
+//!     q: String,
+//!     limit: Option<u32>,
+//! }
+//!
+//! #[derive(Serialize)]
+//! struct Note {
+//!     id: u64,
+//!     text: String,
+//! }
+//!
+//! async fn search(Query(search): Query<Search>) -> Json<Vec<Note>> {
+//!     let _ = (search.q, search.limit);
+//!     Json(Vec::new())
+//! }
+//!
+//! async fn read(Path(id): Path<u64>) -> Result<Json<Note>, ErrorEnvelope> {
+//!     Ok(Json(Note { id, text: String::from("hello") }))
+//! }
+//!
+//! let app: Router = Router::new()
+//!     .route("/notes", get(search))
 //!     .route("/notes/{id}", get(read))
 //!     .answer_failures();
 //! ```
