@@ -96,6 +96,7 @@ pub(crate) const NEXT_STEP: &str = "fix each argument listed in argument_errors,
 
 /// [`NEXT_STEP`] in HTTP's words, for a problem details body: a request,
 /// not a tool call, and no `inputSchema`.
+#[cfg(feature = "http")]
 pub(crate) const HTTP_NEXT_STEP: &str = "fix each argument listed in argument_errors, then send the request again with the fixed arguments";
 
 /// Parses a tool's JSON arguments into `T`, or returns the

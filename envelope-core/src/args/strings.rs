@@ -112,7 +112,10 @@ where
         },
     };
     let first = from_serde::problem(&error, &arguments);
+    #[cfg(feature = "jsonschema")]
     let (problems, omitted) = every_problem::<T>(&arguments, first);
+    #[cfg(not(feature = "jsonschema"))]
+    let (problems, omitted) = (vec![first], 0);
     Err(Some(super::summarize(for_url(strings, problems), omitted)))
 }
 
@@ -129,11 +132,6 @@ fn every_problem<T: schemars::JsonSchema>(
         schema_types(schema, schema, &mut typed, 0);
         Some(typed)
     })
-}
-
-#[cfg(not(feature = "jsonschema"))]
-fn every_problem<T>(_: &Value, first: ArgumentError) -> (Vec<ArgumentError>, usize) {
-    (vec![first], 0)
 }
 
 /// The problems in a URL's terms: a URL has no `null` (an optional
@@ -206,24 +204,24 @@ fn schema_types(root: &Value, schema: &Value, value: &mut Value, depth: usize) {
         }
         Value::String(text) => {
             let kinds = kinds(root, schema, depth);
-            if kinds.iter().any(|kind| *kind == "string") {
+            if kinds.contains(&"string") {
                 return;
             }
-            if kinds.iter().any(|kind| *kind == "array") {
+            if kinds.contains(&"array") {
                 let mut one = Value::Array(vec![value.take()]);
                 schema_types(root, schema, &mut one, depth + 1);
                 *value = one;
                 return;
             }
-            let integer = kinds.iter().any(|kind| *kind == "integer");
-            let number = kinds.iter().any(|kind| *kind == "number");
-            let boolean = kinds.iter().any(|kind| *kind == "boolean");
+            let integer = kinds.contains(&"integer");
+            let number = kinds.contains(&"number");
+            let boolean = kinds.contains(&"boolean");
             let typed = if integer || number {
                 number_literal(text).map(Value::Number)
             } else {
                 None
             };
-            let typed = typed.or_else(|| match text.as_str() {
+            let typed = typed.or(match text.as_str() {
                 "true" if boolean => Some(Value::Bool(true)),
                 "false" if boolean => Some(Value::Bool(false)),
                 _ => None,

@@ -12,7 +12,7 @@ use http::request::Parts;
 use http::{Method, StatusCode, Uri};
 use serde_json::Value;
 
-use super::{Failure, respond};
+use super::{Failure, Rejection};
 use crate::call::{CallBehaviour, CallContext, sent_correlation_id};
 use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
@@ -175,7 +175,7 @@ async fn method_not_allowed(method: Method) -> Response {
     )
     .with_code("METHOD_NOT_ALLOWED")
     .with_next_step("send the request again with one of the methods its Allow header lists");
-    respond(envelope, StatusCode::METHOD_NOT_ALLOWED, None)
+    Rejection::with_status(envelope, StatusCode::METHOD_NOT_ALLOWED).into_response()
 }
 
 #[cfg(test)]

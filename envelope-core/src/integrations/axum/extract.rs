@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{answer, respond};
+use super::{Rejection, answer};
 use crate::args::strings::{self, Strings};
 use crate::call::CallContext;
 use crate::class::ErrorClass;
@@ -85,9 +85,9 @@ where
     T: DeserializeOwned + schemars::JsonSchema,
     S: Send + Sync,
 {
-    type Rejection = Response;
+    type Rejection = Rejection;
 
-    async fn from_request(request: Request, state: &S) -> Result<Self, Response> {
+    async fn from_request(request: Request, state: &S) -> Result<Self, Rejection> {
         if let Some(problem) = content_type_problem(request.headers()) {
             return Err(problem);
         }
@@ -97,14 +97,11 @@ where
         if let Ok(value) = serde_json::from_slice::<T>(&body) {
             return Ok(Json(value));
         }
-        let arguments: Value = serde_json::from_slice(&body).map_err(|error| {
-            let envelope = error.into_envelope();
-            let status = envelope.error_class.status_code();
-            respond(envelope, status, None)
-        })?;
+        let arguments: Value =
+            serde_json::from_slice(&body).map_err(|error| Rejection::new(error.into_envelope()))?;
         crate::args::check::<T>(arguments)
             .map(Json)
-            .map_err(IntoResponse::into_response)
+            .map_err(Rejection::new)
     }
 }
 
@@ -132,9 +129,9 @@ where
     T: DeserializeOwned + schemars::JsonSchema,
     S: Send + Sync,
 {
-    type Rejection = Response;
+    type Rejection = Rejection;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Response> {
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Rejection> {
         let query = parts.uri.query().unwrap_or_default();
         let pairs =
             form_urlencoded::parse(query.as_bytes()).map(|(k, v)| (k.into_owned(), v.into_owned()));
@@ -147,9 +144,9 @@ where
     T: DeserializeOwned + schemars::JsonSchema,
     S: Send + Sync,
 {
-    type Rejection = Response;
+    type Rejection = Rejection;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Rejection> {
         let params = RawPathParams::from_request_parts(parts, state)
             .await
             .map_err(path_problem)?;
@@ -170,18 +167,18 @@ impl<S: Send + Sync> FromRequestParts<S> for CallContext {
     }
 }
 
-fn parse_strings<T>(strings: &Strings) -> Result<T, Response>
+fn parse_strings<T>(strings: &Strings) -> Result<T, Rejection>
 where
     T: DeserializeOwned + schemars::JsonSchema,
 {
     strings::parse(strings).map_err(|problem| match problem {
-        Some(envelope) => envelope.into_response(),
+        Some(envelope) => Rejection::new(envelope),
         None => server_mistake(strings::PARAMETER_COUNT),
     })
 }
 
 /// The 415 problem of a body that is not declared JSON, if it is not.
-fn content_type_problem(headers: &HeaderMap) -> Option<Response> {
+fn content_type_problem(headers: &HeaderMap) -> Option<Rejection> {
     let sent = headers.get(CONTENT_TYPE);
     let essence = sent.and_then(|value| value.to_str().ok()).map(|value| {
         value
@@ -218,11 +215,14 @@ fn content_type_problem(headers: &HeaderMap) -> Option<Response> {
     )
     .with_code("UNSUPPORTED_MEDIA_TYPE")
     .with_next_step("send the request again with the header Content-Type: application/json");
-    Some(respond(envelope, StatusCode::UNSUPPORTED_MEDIA_TYPE, None))
+    Some(Rejection::with_status(
+        envelope,
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+    ))
 }
 
 /// The problem of a body that could not be buffered.
-fn body_problem(rejection: BytesRejection) -> Response {
+fn body_problem(rejection: BytesRejection) -> Rejection {
     let status = rejection.status();
     let (code, message, step) = if status == StatusCode::PAYLOAD_TOO_LARGE {
         (
@@ -245,19 +245,20 @@ fn body_problem(rejection: BytesRejection) -> Response {
     } else {
         StatusCode::BAD_REQUEST
     };
-    respond(envelope, status, None)
+    Rejection::with_status(envelope, status)
 }
 
 /// The problem of path parameters axum could not give.
-fn path_problem(rejection: RawPathParamsRejection) -> Response {
+fn path_problem(rejection: RawPathParamsRejection) -> Rejection {
     match rejection {
-        RawPathParamsRejection::InvalidUtf8InPathParam(_) => ErrorEnvelope::new(
-            ErrorClass::InvalidArguments,
-            "a path parameter is not valid UTF-8 once percent-decoded",
-        )
-        .with_code("PATH_NOT_UTF8")
-        .with_next_step("percent-encode the path's text as UTF-8, then send the request again")
-        .into_response(),
+        RawPathParamsRejection::InvalidUtf8InPathParam(_) => Rejection::new(
+            ErrorEnvelope::new(
+                ErrorClass::InvalidArguments,
+                "a path parameter is not valid UTF-8 once percent-decoded",
+            )
+            .with_code("PATH_NOT_UTF8")
+            .with_next_step("percent-encode the path's text as UTF-8, then send the request again"),
+        ),
         _ => server_mistake("the route has no path parameters"),
     }
 }
@@ -265,9 +266,11 @@ fn path_problem(rejection: RawPathParamsRejection) -> Response {
 /// A mismatch between a route and its extractor: the server's mistake,
 /// with the class's generic message for the client and `detail` for the
 /// log.
-fn server_mistake(detail: &'static str) -> Response {
+fn server_mistake(detail: &'static str) -> Rejection {
     let envelope = ErrorEnvelope::new(ErrorClass::Internal, ErrorClass::Internal.generic_message())
         .with_code("ROUTE_MISMATCH");
-    let status = envelope.error_class.status_code();
-    respond(envelope, status, Some((String::from(detail), Vec::new())))
+    Rejection {
+        text: Some(std::sync::Arc::new((String::from(detail), Vec::new()))),
+        ..Rejection::new(envelope)
+    }
 }

@@ -17,7 +17,7 @@
 //! - **The request's context.** [`RouterExt::answer_failures`], one line
 //!   on a `Router`, answers unknown routes (`404`) and wrong methods
 //!   (`405`, with axum's `Allow` header) in problem details, and gives
-//!   every request a [`CallContext`]: its correlation id (the
+//!   every request a [`CallContext`](crate::CallContext): its correlation id (the
 //!   `x-request-id` the client sent, else the trace id of its
 //!   `traceparent`, else generated) echoed in the response's `x-request-id`
 //!   header and in the body, its method's retry safety (RFC 9110: a `GET`
@@ -71,10 +71,14 @@ pub use axum::response::{IntoResponse, Response};
 pub use extract::{Json, Path, Query};
 
 use std::error::Error;
+use std::fmt;
+use std::sync::Arc;
 
 use axum::body::Body;
 use http::StatusCode;
 
+use crate::category::UserErrorCategory;
+use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 use crate::envelope_trait::Envelope;
 
@@ -84,7 +88,7 @@ use crate::envelope_trait::Envelope;
 #[derive(Clone)]
 struct Failure {
     envelope: ErrorEnvelope,
-    text: Option<std::sync::Arc<(String, Vec<String>)>>,
+    text: Option<Arc<(String, Vec<String>)>>,
 }
 
 /// The problem details response of `envelope` with `status`, carrying the
@@ -92,15 +96,93 @@ struct Failure {
 fn respond(
     envelope: ErrorEnvelope,
     status: StatusCode,
-    text: Option<(String, Vec<String>)>,
+    text: Option<Arc<(String, Vec<String>)>>,
 ) -> Response {
     let mut response =
         crate::render::problem::response_with_status(&envelope, status).map(Body::from);
-    response.extensions_mut().insert(Failure {
-        envelope,
-        text: text.map(std::sync::Arc::new),
-    });
+    response.extensions_mut().insert(Failure { envelope, text });
     response
+}
+
+/// The rejection of [`Json`], [`Query`] and [`Path`]: a request the
+/// handler never saw, as its envelope and the status it answers with
+/// (`415` for a body that is not declared JSON, `413` for one too large,
+/// else the class's).
+///
+/// As a response it is the problem details response with that status. A
+/// handler that takes `Result<Query<T>, Rejection>` to answer it itself
+/// can use it as any error: it is an [`Envelope`] and a
+/// `std::error::Error`, whose `Display` is the envelope's message.
+#[derive(Debug, Clone)]
+pub struct Rejection {
+    envelope: ErrorEnvelope,
+    status: StatusCode,
+    /// The text for the log line, when it says more than the message.
+    text: Option<Arc<(String, Vec<String>)>>,
+}
+
+impl Rejection {
+    /// A rejection answered with the class's status.
+    fn new(envelope: ErrorEnvelope) -> Self {
+        let status = envelope.error_class.status_code();
+        Rejection::with_status(envelope, status)
+    }
+
+    fn with_status(envelope: ErrorEnvelope, status: StatusCode) -> Self {
+        Rejection {
+            envelope,
+            status,
+            text: None,
+        }
+    }
+
+    /// The envelope the rejection answers with.
+    #[must_use]
+    pub fn envelope(&self) -> &ErrorEnvelope {
+        &self.envelope
+    }
+
+    /// The HTTP status it answers with.
+    #[must_use]
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+}
+
+impl IntoResponse for Rejection {
+    fn into_response(self) -> Response {
+        respond(self.envelope, self.status, self.text)
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.envelope.message)
+    }
+}
+
+impl Error for Rejection {}
+
+impl Envelope for Rejection {
+    fn error_class(&self) -> ErrorClass {
+        self.envelope.error_class
+    }
+
+    fn user_category(&self) -> UserErrorCategory {
+        self.envelope.user_category()
+    }
+
+    fn code(&self) -> Option<&'static str> {
+        Envelope::code(&self.envelope)
+    }
+
+    fn to_envelope(&self) -> ErrorEnvelope {
+        self.envelope.clone()
+    }
+
+    fn into_envelope(self) -> ErrorEnvelope {
+        self.envelope
+    }
 }
 
 /// An envelope as an axum response: the problem details response with the
@@ -122,7 +204,7 @@ impl IntoResponse for ErrorEnvelope {
 pub fn into_response<E: Envelope>(error: E, text: Option<(String, Vec<String>)>) -> Response {
     let envelope = error.into_envelope();
     let status = envelope.error_class.status_code();
-    respond(envelope, status, text)
+    respond(envelope, status, text.map(Arc::new))
 }
 
 /// A derived type's value, for the choice of [`ErrorText`] (a
