@@ -328,13 +328,55 @@ macro_rules! forward {
     )*};
 }
 
+/// The shapes read as another: a struct as a map, a tuple (struct) as a
+/// sequence.
+macro_rules! shapes {
+    () => {
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            _fields: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.deserialize_map(visitor)
+        }
+
+        fn deserialize_tuple<V: Visitor<'de>>(
+            self,
+            _len: usize,
+            visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.deserialize_seq(visitor)
+        }
+
+        fn deserialize_tuple_struct<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            _len: usize,
+            visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            self.deserialize_seq(visitor)
+        }
+
+        fn deserialize_newtype_struct<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, Self::Error> {
+            visitor.visit_newtype_struct(self)
+        }
+    };
+}
+
 impl<'de> Deserializer<'de> for Coerce<'de> {
     type Error = serde_json::Error;
 
+    shapes!();
+
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         match self.0 {
-            Value::Object(map) => visit_map(map, visitor),
-            Value::Array(items) => visit_seq(items, visitor),
+            Value::Object(map) => visit_map(map.iter(), visitor),
+            Value::Array(items) => visit_seq(items.iter(), visitor),
             other => other.deserialize_any(visitor),
         }
     }
@@ -373,54 +415,20 @@ impl<'de> Deserializer<'de> for Coerce<'de> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        visitor.visit_newtype_struct(self)
-    }
-
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         match self.0 {
-            Value::Array(items) => visit_seq(items, visitor),
+            Value::Array(items) => visit_seq(items.iter(), visitor),
             // A key given once.
-            Value::String(_) => visit_seq(std::slice::from_ref(self.0), visitor),
+            Value::String(_) => visit_seq(std::iter::once(self.0), visitor),
             other => other.deserialize_seq(visitor),
         }
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.deserialize_seq(visitor)
-    }
-
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         match self.0 {
-            Value::Object(map) => visit_map(map, visitor),
+            Value::Object(map) => visit_map(map.iter(), visitor),
             other => other.deserialize_map(visitor),
         }
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.deserialize_map(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -446,21 +454,23 @@ impl<'de> Deserializer<'de> for Coerce<'de> {
     );
 }
 
+/// `entries` as a map of coerced values.
 fn visit_map<'de, V: Visitor<'de>>(
-    map: &'de Map<String, Value>,
+    entries: impl Iterator<Item = (&'de String, &'de Value)>,
     visitor: V,
 ) -> Result<V::Value, serde_json::Error> {
-    let mut access = MapDeserializer::new(map.iter().map(|(k, v)| (k.as_str(), Coerce(v))));
+    let mut access = MapDeserializer::new(entries.map(|(k, v)| (k.as_str(), Coerce(v))));
     let value = visitor.visit_map(&mut access)?;
     access.end()?;
     Ok(value)
 }
 
+/// `items` as a sequence of coerced values.
 fn visit_seq<'de, V: Visitor<'de>>(
-    items: &'de [Value],
+    items: impl Iterator<Item = &'de Value>,
     visitor: V,
 ) -> Result<V::Value, serde_json::Error> {
-    let mut access = SeqDeserializer::new(items.iter().map(Coerce));
+    let mut access = SeqDeserializer::new(items.map(Coerce));
     let value = visitor.visit_seq(&mut access)?;
     access.end()?;
     Ok(value)
@@ -553,56 +563,18 @@ macro_rules! one {
 impl<'de> Deserializer<'de> for Params<'de> {
     type Error = serde_json::Error;
 
+    shapes!();
+
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         self.deserialize_map(visitor)
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        let mut access = MapDeserializer::new(self.0.iter().map(|(k, v)| (k.as_str(), Coerce(v))));
-        let value = visitor.visit_map(&mut access)?;
-        access.end()?;
-        Ok(value)
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.deserialize_map(visitor)
+        visit_map(self.0.iter().map(|(k, v)| (k, v)), visitor)
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        let mut access = SeqDeserializer::new(self.0.iter().map(|(_, v)| Coerce(v)));
-        let value = visitor.visit_seq(&mut access)?;
-        access.end()?;
-        Ok(value)
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.deserialize_seq(visitor)
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        visitor.visit_newtype_struct(self)
+        visit_seq(self.0.iter().map(|(_, v)| v), visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
