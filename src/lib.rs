@@ -140,8 +140,16 @@ pub use envelope_core::axum;
 pub use envelope_core::log;
 #[cfg(feature = "http")]
 pub use envelope_core::problem;
+#[cfg(feature = "reqwest")]
+pub use envelope_core::reqwest;
 #[cfg(feature = "rmcp")]
 pub use envelope_core::rmcp;
+#[cfg(feature = "rusqlite")]
+pub use envelope_core::rusqlite;
+#[cfg(feature = "sqlx")]
+pub use envelope_core::sqlx;
+#[cfg(feature = "tokio")]
+pub use envelope_core::tokio;
 pub use envelope_core::{
     ArgumentError, ArgumentErrorKind, CallBehaviour, CallContext, Effect, Envelope, EnvelopeFields,
     ErrorClass, ErrorEnvelope, OrFail, Owner, ParseClassError, ToolResult, UserErrorCategory,

@@ -29,7 +29,14 @@ mod effect;
 mod envelope;
 mod envelope_trait;
 pub mod fuzzy;
-#[cfg(any(feature = "axum", feature = "rmcp"))]
+#[cfg(any(
+    feature = "axum",
+    feature = "rmcp",
+    feature = "rusqlite",
+    feature = "sqlx",
+    feature = "reqwest",
+    feature = "tokio"
+))]
 #[doc(hidden)]
 pub mod integrations;
 mod lenient;
@@ -56,9 +63,21 @@ pub use crate::envelope_trait::Envelope;
 #[cfg(feature = "axum")]
 #[doc(inline)]
 pub use crate::integrations::axum;
+#[cfg(feature = "reqwest")]
+#[doc(inline)]
+pub use crate::integrations::reqwest;
 #[cfg(feature = "rmcp")]
 #[doc(inline)]
 pub use crate::integrations::rmcp;
+#[cfg(feature = "rusqlite")]
+#[doc(inline)]
+pub use crate::integrations::rusqlite;
+#[cfg(feature = "sqlx")]
+#[doc(inline)]
+pub use crate::integrations::sqlx;
+#[cfg(feature = "tokio")]
+#[doc(inline)]
+pub use crate::integrations::tokio;
 #[cfg(feature = "http")]
 pub use crate::render::problem;
 pub use crate::render::{catalog_json, catalog_markdown};

@@ -14,27 +14,46 @@ use std::io::{self, ErrorKind};
 use std::num::{IntErrorKind, ParseIntError};
 
 use crate::class::{ErrorClass, Owner};
+use crate::effect::Effect;
 use crate::envelope::ErrorEnvelope;
 use crate::envelope_trait::Envelope;
 
 /// One error's place in the table: its class, its code, and the message for
-/// a caller-owned class (server-owned classes ignore it).
+/// a caller-owned class (server-owned classes ignore it). The library
+/// integrations (`rusqlite`, `sqlx`, `reqwest`, `tokio`) write their tables
+/// with it too, so one message rule holds for every foreign error.
 #[derive(Clone, Copy)]
-struct Row {
-    class: ErrorClass,
-    code: &'static str,
-    text: &'static str,
+pub(crate) struct Row {
+    pub(crate) class: ErrorClass,
+    pub(crate) code: &'static str,
+    pub(crate) text: &'static str,
+    /// What the failed operation changed, when the error tells it better
+    /// than the class's default (a refused connection sent nothing).
+    pub(crate) effect: Option<Effect>,
 }
 
 /// The text slot of a server-owned row: its message is the class's generic
 /// text, whatever this says.
-const GENERIC: &str = "";
+pub(crate) const GENERIC: &str = "";
 
-const fn row(class: ErrorClass, code: &'static str, text: &'static str) -> Row {
-    Row { class, code, text }
+pub(crate) const fn row(class: ErrorClass, code: &'static str, text: &'static str) -> Row {
+    Row {
+        class,
+        code,
+        text,
+        effect: None,
+    }
 }
 
 impl Row {
+    /// The row, with `effect` instead of the class's default.
+    pub(crate) const fn with_effect(self, effect: Effect) -> Row {
+        Row {
+            effect: Some(effect),
+            ..self
+        }
+    }
+
     /// The message rule: internals never reach the model for a server-owned
     /// class.
     const fn message(self) -> &'static str {
@@ -44,13 +63,19 @@ impl Row {
         }
     }
 
-    fn envelope(self) -> ErrorEnvelope {
-        ErrorEnvelope::new(self.class, self.message()).with_code(Cow::Borrowed(self.code))
+    pub(crate) fn envelope(self) -> ErrorEnvelope {
+        let envelope =
+            ErrorEnvelope::new(self.class, self.message()).with_code(Cow::Borrowed(self.code));
+        match self.effect {
+            Some(effect) => envelope.with_effect(effect),
+            None => envelope,
+        }
     }
 }
 
-/// An error type with a row, and the numbers it may add as `details`.
-trait StdError {
+/// An error type with a row, and what it may add to the row's envelope:
+/// numbers as `details`, the effect a library's error tells.
+pub(crate) trait StdError {
     fn row(&self) -> Row;
 
     fn add_details(&self, _envelope: &mut ErrorEnvelope) {}
@@ -61,13 +86,14 @@ trait StdError {
 /// [`StdError`] row; and `find_std`, which recognises them all in a source
 /// chain.
 macro_rules! std_envelope {
-    ($($ty:ty),* $(,)?) => {
+    ($($(#[$cfg:meta])* $ty:ty),* $(,)?) => {
         /// The envelope of a std or `serde_json` error in a source chain,
         /// if `error` is one of the types in this file.
         pub(crate) fn find_std<'e>(
             error: &'e (dyn std::error::Error + 'static),
         ) -> Option<&'e dyn Envelope> {
             $(
+                $(#[$cfg])*
                 if let Some(found) = error.downcast_ref::<$ty>() {
                     return Some(found);
                 }
@@ -75,8 +101,11 @@ macro_rules! std_envelope {
             None
         }
     $(
-        /// Class, code and message from the table in the crate's README
-        /// ("One server, many error types"); never the error's `Display`.
+        /// Class, code and message from the table of the guide's "One
+        /// server, many error types" (std, `serde_json`) or of the
+        /// integration's module (a library's error); never the error's
+        /// `Display`.
+        $(#[$cfg])*
         impl Envelope for $ty {
             fn error_class(&self) -> ErrorClass {
                 StdError::row(self).class
@@ -94,6 +123,7 @@ macro_rules! std_envelope {
         }
 
         /// The error's envelope, as [`Envelope::into_envelope`].
+        $(#[$cfg])*
         impl From<$ty> for ErrorEnvelope {
             fn from(error: $ty) -> Self {
                 error.to_envelope()
@@ -101,6 +131,7 @@ macro_rules! std_envelope {
         }
 
         /// The error's envelope, as [`Envelope::to_envelope`].
+        $(#[$cfg])*
         impl From<&$ty> for ErrorEnvelope {
             fn from(error: &$ty) -> Self {
                 error.to_envelope()
@@ -124,6 +155,16 @@ std_envelope!(
     std::char::CharTryFromError,
     std::array::TryFromSliceError,
     std::env::VarError,
+    #[cfg(feature = "rusqlite")]
+    rusqlite::Error,
+    #[cfg(feature = "sqlx")]
+    sqlx_core::error::Error,
+    #[cfg(feature = "reqwest")]
+    reqwest::Error,
+    #[cfg(feature = "tokio")]
+    tokio::task::JoinError,
+    #[cfg(feature = "tokio")]
+    tokio::time::error::Elapsed,
 );
 
 /// The row of an I/O error kind. Every kind stable at the crate's MSRV has

@@ -1,0 +1,178 @@
+//! reqwest 0.13 (feature `reqwest`): [`Envelope`](crate::Envelope) for
+//! `reqwest::Error`, and [`error_for_status`], which turns an upstream
+//! API's error status into an envelope with its `Retry-After`.
+//!
+//! What a failed upstream request did decides whether the tool call may be
+//! repeated, so the effect comes from when it failed:
+//!
+//! | error | class | code | effect |
+//! |---|---|---|---|
+//! | could not connect (`is_connect`, a connect timeout included): nothing was sent | `CONNECTION_FAILED`, retryable | `UPSTREAM_CONNECT` | nothing |
+//! | timed out after connecting (`is_timeout`): the request may have been sent and processed | `TIMEOUT` | `UPSTREAM_TIMEOUT` | unknown |
+//! | an error status (`error_for_status`, here or reqwest's) | the status's class, [`ErrorClass::from_http_status`] (404 `OBJECT_NOT_FOUND`, 429 `RATE_LIMITED`, 503 `TRANSIENT`, ...) | `UPSTREAM_STATUS`, with `details.status` | a 4xx: nothing (the upstream refused it); a 5xx: the class's (unknown) |
+//! | the response body failed (`is_body`) | `CONNECTION_FAILED` | `UPSTREAM_BODY` | unknown |
+//! | the response body did not decode (`is_decode`) | `INTERNAL` | `UPSTREAM_DECODE` | unknown |
+//! | the request could not be built (`is_builder`: a bad URL or header), too many redirects (`is_redirect`) | `INTERNAL` | `UPSTREAM_REQUEST` | nothing, unknown |
+//! | anything else (`is_request`, ...) | `CONNECTION_FAILED` | `UPSTREAM_REQUEST` | unknown |
+//!
+//! `TIMEOUT` and `CONNECTION_FAILED` with effect `unknown` are retryable
+//! only for an idempotent call (the retry rule; an idempotent method, or the
+//! call's declared behaviour through a [`CallContext`](crate::CallContext)).
+//!
+//! The message is never reqwest's text, which holds the URL (with its
+//! query, and credentials if the URL has them) and the host name: a
+//! caller-owned class from a status says `the upstream service answered
+//! 404 Not Found`, every other class has its generic message.
+//!
+//! A status is read as [`ErrorClass::from_http_status`] reads it: as an
+//! answer about the caller's own request. When the server calls the
+//! upstream with its own credentials, a `401` or `403` is the server's
+//! problem; give that error a server-owned class.
+
+use std::time::{Duration, SystemTime};
+
+use reqwest::StatusCode;
+use reqwest::header::RETRY_AFTER;
+
+use crate::class::{ErrorClass, Owner};
+use crate::effect::Effect;
+use crate::envelope::ErrorEnvelope;
+use crate::std_errors::{GENERIC, Row, StdError, row};
+
+impl StdError for reqwest::Error {
+    fn row(&self) -> Row {
+        use ErrorClass as C;
+        if let Some(status) = self.status() {
+            return status_row(status);
+        }
+        if self.is_connect() {
+            row(C::ConnectionFailed, "UPSTREAM_CONNECT", GENERIC).with_effect(Effect::Nothing)
+        } else if self.is_timeout() {
+            row(C::Timeout, "UPSTREAM_TIMEOUT", GENERIC)
+        } else if self.is_body() {
+            row(C::ConnectionFailed, "UPSTREAM_BODY", GENERIC)
+        } else if self.is_decode() {
+            row(C::Internal, "UPSTREAM_DECODE", GENERIC)
+        } else if self.is_builder() {
+            row(C::Internal, "UPSTREAM_REQUEST", GENERIC).with_effect(Effect::Nothing)
+        } else if self.is_redirect() {
+            row(C::Internal, "UPSTREAM_REQUEST", GENERIC)
+        } else {
+            row(C::ConnectionFailed, "UPSTREAM_REQUEST", GENERIC)
+        }
+    }
+
+    fn add_details(&self, envelope: &mut ErrorEnvelope) {
+        if let Some(status) = self.status() {
+            name_status(envelope, status);
+        }
+    }
+}
+
+/// The row of an error status: its class, and for a 4xx the effect
+/// `nothing`.
+fn status_row(status: StatusCode) -> Row {
+    let class = ErrorClass::from_http_status(status.as_u16());
+    let row = row(class, "UPSTREAM_STATUS", GENERIC);
+    if status.is_client_error() {
+        row.with_effect(Effect::Nothing)
+    } else {
+        row
+    }
+}
+
+/// Completes the envelope of [`status_row`]: the status in `details`, and
+/// for a caller-owned class the message naming it.
+fn name_status(envelope: &mut ErrorEnvelope, status: StatusCode) {
+    let server = envelope.error_class.owner() == Owner::Server;
+    let fields = envelope.fields_mut();
+    fields
+        .details
+        .insert(String::from("status"), status.as_u16().into());
+    if !server {
+        fields.message = format!("the upstream service answered {status}");
+    }
+}
+
+/// The whole envelope of an error status.
+fn status_envelope(status: StatusCode) -> ErrorEnvelope {
+    let mut envelope = status_row(status).envelope();
+    name_status(&mut envelope, status);
+    envelope
+}
+
+/// `response` when its status is not an error (below 400); else the
+/// envelope of the status (the table on the [module](self)), with the
+/// response's `Retry-After` as `retry_after_ms` (delay-seconds, or an HTTP
+/// date, RFC 9110 section 10.2.3, counted from now; a date in the past is
+/// `0`). reqwest's own `error_for_status` drops the headers, and with them
+/// the hint.
+///
+/// # Errors
+///
+/// The envelope of an error status.
+pub fn error_for_status(response: reqwest::Response) -> Result<reqwest::Response, ErrorEnvelope> {
+    let status = response.status();
+    if !(status.is_client_error() || status.is_server_error()) {
+        return Ok(response);
+    }
+    let mut envelope = status_envelope(status);
+    let wait = response
+        .headers()
+        .get(RETRY_AFTER)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| retry_after(value, SystemTime::now()));
+    if let Some(wait) = wait {
+        envelope = envelope.with_retry_after(wait);
+    }
+    Err(envelope)
+}
+
+/// A `Retry-After` value: delay-seconds (`120`), or an HTTP date
+/// (`Fri, 31 Dec 1999 23:59:59 GMT`) as the time from `now` to it.
+fn retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let date = httpdate::parse_http_date(value).ok()?;
+    Some(date.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_values() {
+        let now = httpdate::parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
+        assert_eq!(retry_after("120", now), Some(Duration::from_secs(120)));
+        assert_eq!(retry_after(" 0 ", now), Some(Duration::ZERO));
+        assert_eq!(
+            retry_after("Sun, 06 Nov 1994 08:50:07 GMT", now),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            retry_after("Sun, 06 Nov 1994 08:00:00 GMT", now),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(retry_after("-5", now), None);
+        assert_eq!(retry_after("soon", now), None);
+    }
+
+    #[test]
+    fn status_rows() {
+        let not_found = status_envelope(StatusCode::NOT_FOUND);
+        assert_eq!(
+            crate::Envelope::to_json_string(&not_found),
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"the upstream service answered 404 Not Found","code":"UPSTREAM_STATUS","category":"NotFound","details":{"status":404}}"#
+        );
+        let unavailable = status_envelope(StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(unavailable.error_class, ErrorClass::Transient);
+        assert_eq!(unavailable.effect, Effect::Unknown);
+        assert_eq!(unavailable.message, ErrorClass::Transient.generic_message());
+        let rate = status_row(StatusCode::TOO_MANY_REQUESTS).envelope();
+        assert_eq!(rate.error_class, ErrorClass::RateLimited);
+        assert_eq!(rate.effect, Effect::Nothing);
+    }
+}
