@@ -308,6 +308,13 @@ impl StdError for serde_json::Error {
     fn row(&self) -> Row {
         use serde_json::error::Category;
         match self.classify() {
+            // serde_json's one message without a code of its own: the
+            // document is well-formed, only deeper than it reads.
+            Category::Syntax if self.to_string().starts_with("recursion limit exceeded") => row(
+                ErrorClass::InvalidArguments,
+                "JSON_TOO_DEEP",
+                "the JSON nests arrays and objects more than 128 levels deep",
+            ),
             Category::Syntax => row(
                 ErrorClass::SyntaxError,
                 "JSON_SYNTAX",

@@ -209,7 +209,10 @@ impl Log {
         String::from_utf8(self.0.lock().unwrap().clone())
             .unwrap()
             .lines()
-            .filter(|line| ids.iter().any(|id| line.contains(&format!(" correlation_id={id}}}"))))
+            .filter(|line| {
+                ids.iter()
+                    .any(|id| line.contains(&format!(" correlation_id={id}}}")))
+            })
             .map(str::to_owned)
             .collect()
     }
@@ -450,7 +453,8 @@ async fn json_body_rejections() {
             "code": "JSON_EOF",
             "category": "Validation",
             "correlation_id": ID,
-            "details": {"line": 1, "column": 9}
+            "details": {"line": 1, "column": 9},
+            "next_steps": ["send the request again with a well-formed JSON body"]
         })
     );
 
@@ -487,6 +491,38 @@ async fn json_body_rejections() {
             })
         );
     }
+    // An empty body, a key given twice (as serde reads the text), JSON
+    // deeper than serde_json's limit.
+    let empty = send(
+        address,
+        "POST",
+        "/find_column",
+        &[("x-request-id", ID), ("content-type", "application/json")],
+        "",
+    )
+    .await
+    .json();
+    assert_eq!(empty["code"], "BODY_EMPTY");
+    assert_eq!(
+        empty["detail"],
+        "the request body is empty; it must be a JSON value"
+    );
+    let twice = call(
+        address,
+        "POST",
+        "/find_column",
+        r#"{"table":"EMPLOYEES","column":"HIRE_DATE","column":"SALARY"}"#,
+    )
+    .await;
+    assert_eq!(twice.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        twice.json()["detail"],
+        "1 problem in the arguments: /column must be given once"
+    );
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let deep = call(address, "POST", "/find_column", &deep).await.json();
+    assert_eq!(deep["code"], "JSON_TOO_DEEP");
+
     // An `application/*+json` type is JSON.
     let answer = send(
         address,
@@ -922,4 +958,23 @@ fn generic_types_are_responses() {
         response.headers()["content-type"],
         "application/problem+json"
     );
+}
+
+/// Under a nested router the 404 names the whole path the client sent.
+#[tokio::test]
+async fn nested_router_names_the_whole_path() {
+    let app = Router::new().nest("/api", http_server::app());
+    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .await
+        .unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let answer = get_path(address, "/api/nope").await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        answer.json()["detail"],
+        "no route answers GET \"/api/nope\""
+    );
+    let answer = get_path(address, "/api/tables/EMPLOYES").await;
+    assert_eq!(answer.json()["code"], "TABLE_NOT_FOUND");
 }

@@ -213,6 +213,31 @@ where
     parse(arguments)
 }
 
+/// The `INVALID_ARGUMENTS` envelope of serde's problem `error`, located in
+/// `arguments`: for a reader that deserialized the raw JSON text (which
+/// sees what a `Value` hides, a key given twice) where the `Value` passed.
+/// A key given twice is named (`/column must be given once`).
+#[cfg(feature = "axum")]
+pub(crate) fn serde_problem(
+    error: &serde_path_to_error::Error<serde_json::Error>,
+    arguments: &Value,
+) -> ErrorEnvelope {
+    let mut problem = from_serde::problem(error, arguments);
+    let message = error.inner().to_string();
+    if let Some(name) = message
+        .strip_prefix("duplicate field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(name, _)| name)
+    {
+        if !problem.path.ends_with(&pointer([name])) {
+            problem.path.push_str(&pointer([name]));
+        }
+        problem.expected = Some(String::from("given once"));
+        problem.received = None;
+    }
+    invalid_arguments(vec![problem])
+}
+
 /// Keeps serde's `first` problem unless the schema already reports it,
 /// something under its path, or a wrong type above it; a vaguer schema
 /// problem (`other`) at or above its path gives way to it.

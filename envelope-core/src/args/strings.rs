@@ -27,10 +27,16 @@ use crate::envelope::ErrorEnvelope;
 /// strings, in the shape the argument type is read from.
 #[derive(Debug)]
 pub(crate) enum Strings {
-    /// Named values: a query's keys (a key given several times holds an
-    /// array of its values, in order), or path parameters read as a
-    /// struct or map.
-    Named(Map<String, Value>),
+    /// A query's values by key, for a struct or map (a key given several
+    /// times holds an array of its values, in order), and its pairs in
+    /// order, `["key", "value"]` each, for a sequence of pairs
+    /// (`Vec<(String, String)>`).
+    Named {
+        /// An object.
+        map: Value,
+        /// Arrays of two strings.
+        pairs: Vec<Value>,
+    },
     /// Path parameters in the route's order, for a type that reads them
     /// by position (a tuple) or, with exactly one, as one value.
     Positional(Vec<(String, Value)>),
@@ -45,9 +51,15 @@ impl Strings {
         V: Into<String>,
     {
         let mut map = Map::new();
+        let mut ordered = Vec::new();
         for (key, value) in pairs {
-            let value = Value::String(value.into());
-            match map.entry(key.into()) {
+            let (key, value) = (key.into(), value.into());
+            ordered.push(Value::Array(vec![
+                Value::String(key.clone()),
+                Value::String(value.clone()),
+            ]));
+            let value = Value::String(value);
+            match map.entry(key) {
                 serde_json::map::Entry::Vacant(slot) => {
                     slot.insert(value);
                 }
@@ -60,7 +72,10 @@ impl Strings {
                 },
             }
         }
-        Strings::Named(map)
+        Strings::Named {
+            map: Value::Object(map),
+            pairs: ordered,
+        }
     }
 
     /// A route's path parameters, in the route's order.
@@ -98,11 +113,10 @@ where
     T: DeserializeOwned + schemars::JsonSchema,
 {
     let (arguments, error) = match strings {
-        Strings::Named(map) => {
-            let arguments = Value::Object(map.clone());
-            match serde_path_to_error::deserialize(Coerce(&arguments)) {
+        Strings::Named { map, pairs } => {
+            match serde_path_to_error::deserialize(Query { map, pairs }) {
                 Ok(value) => return Ok(value),
-                Err(error) => (arguments, error),
+                Err(error) => (map.clone(), error),
             }
         }
         Strings::Positional(params) => match serde_path_to_error::deserialize(Params(params)) {
@@ -287,6 +301,17 @@ fn resolve<'s>(root: &'s Value, schema: &'s Value, depth: usize) -> &'s Value {
 #[derive(Clone, Copy)]
 struct Coerce<'a>(&'a Value);
 
+impl<'de> Coerce<'de> {
+    /// A tuple: a sequence, whose length the visitor checks.
+    fn tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.deserialize_seq(visitor)
+    }
+}
+
 impl<'de> IntoDeserializer<'de, serde_json::Error> for Coerce<'de> {
     type Deserializer = Self;
 
@@ -329,7 +354,7 @@ macro_rules! forward {
 }
 
 /// The shapes read as another: a struct as a map, a tuple (struct) as a
-/// sequence.
+/// sequence (through the type's own `tuple`, which may check the length).
 macro_rules! shapes {
     () => {
         fn deserialize_struct<V: Visitor<'de>>(
@@ -343,19 +368,19 @@ macro_rules! shapes {
 
         fn deserialize_tuple<V: Visitor<'de>>(
             self,
-            _len: usize,
+            len: usize,
             visitor: V,
         ) -> Result<V::Value, Self::Error> {
-            self.deserialize_seq(visitor)
+            self.tuple(len, visitor)
         }
 
         fn deserialize_tuple_struct<V: Visitor<'de>>(
             self,
             _name: &'static str,
-            _len: usize,
+            len: usize,
             visitor: V,
         ) -> Result<V::Value, Self::Error> {
-            self.deserialize_seq(visitor)
+            self.tuple(len, visitor)
         }
 
         fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -520,11 +545,87 @@ fn integer(text: &str) -> Option<Integer> {
     })
 }
 
+/// A query string, read as a map of its keys (a struct, a map), or as a
+/// sequence of its pairs (`Vec<(String, String)>`, as `serde_urlencoded`
+/// reads it).
+#[derive(Clone, Copy)]
+struct Query<'a> {
+    map: &'a Value,
+    pairs: &'a [Value],
+}
+
+impl<'de> Query<'de> {
+    /// A tuple: the sequence of pairs, whose length the visitor checks.
+    fn tuple<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        self.deserialize_seq(visitor)
+    }
+}
+
+/// Methods that read the query by its keys.
+macro_rules! by_key {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            Coerce(self.map).$method(visitor)
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for Query<'de> {
+    type Error = serde_json::Error;
+
+    shapes!();
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visit_seq(self.pairs.iter(), visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        Coerce(self.map).deserialize_enum(name, variants, visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        Coerce(self.map).deserialize_unit_struct(name, visitor)
+    }
+
+    by_key!(
+        deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
+        deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
+        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
+        deserialize_option deserialize_unit deserialize_map deserialize_identifier
+        deserialize_ignored_any
+    );
+}
+
 /// Path parameters by position, read in the shape the type asks for: a
 /// struct or map by name, a tuple or sequence by position, anything else
 /// from the one parameter there must be.
 #[derive(Clone, Copy)]
 struct Params<'a>(&'a [(String, Value)]);
+
+impl<'de> Params<'de> {
+    /// A tuple of as many items as the route has parameters; another
+    /// number is the route's and the type's disagreement.
+    fn tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, serde_json::Error> {
+        if len != self.0.len() {
+            return Err(de::Error::custom(PARAMETER_COUNT));
+        }
+        self.deserialize_seq(visitor)
+    }
+}
 
 impl Params<'_> {
     /// The parameters as the problem's arguments: an object for a type
@@ -699,6 +800,17 @@ mod tests {
     }
 
     #[test]
+    fn query_pairs_in_order() {
+        let pairs: Vec<(String, String)> = parse(&query("b=1&a=2&b=3")).unwrap();
+        let expected = [("b", "1"), ("a", "2"), ("b", "3")];
+        assert_eq!(pairs, expected.map(|(k, v)| (k.to_owned(), v.to_owned())));
+        let typed: Vec<(String, u8)> = parse(&query("x=1&y=2")).unwrap();
+        assert_eq!(typed, [(String::from("x"), 1), (String::from("y"), 2)]);
+        let map: BTreeMap<String, Vec<u8>> = parse(&query("x=1&y=2&x=3")).unwrap();
+        assert_eq!(map["x"], [1, 3]);
+    }
+
+    #[test]
     fn digits_beyond_128_bits_are_out_of_range() {
         let huge = format!("q=a&offset={}", "9".repeat(60));
         let error = parse::<Search>(&query(&huge)).unwrap_err().unwrap();
@@ -753,8 +865,11 @@ mod tests {
             problems(alone),
             json!([{"path": "/id", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}])
         );
-        // One value from two parameters: the route and the type disagree.
+        // One value from two parameters, a tuple of another length: the
+        // route and the type disagree.
         assert_eq!(parse::<u32>(&params()).unwrap_err(), None);
+        assert_eq!(parse::<(String, u32, u32)>(&params()).unwrap_err(), None);
+        assert_eq!(parse::<(String,)>(&params()).unwrap_err(), None);
     }
 
     #[cfg(feature = "jsonschema")]

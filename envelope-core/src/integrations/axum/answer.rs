@@ -4,12 +4,12 @@
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{MatchedPath, Request};
+use axum::extract::{MatchedPath, OriginalUri, Request};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use http::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderName, HeaderValue, RETRY_AFTER};
 use http::request::Parts;
-use http::{Method, StatusCode, Uri};
+use http::{Method, StatusCode};
 use serde_json::Value;
 
 use super::{Failure, Rejection};
@@ -54,7 +54,10 @@ pub trait RouterExt: private::Sealed {
     /// trace id of its `traceparent`, else generated
     /// ([`CallContext::generated_id`]). Every response, good or bad, gets
     /// that id as its `x-request-id` header unless the handler set one.
-    /// A handler that takes `call: CallContext` gets the same context.
+    /// A handler that takes `call: CallContext` gets the same context; one
+    /// that sets its own `x-request-id` header answers with that id. A
+    /// response whose status is not an error (below 400) is left as the
+    /// handler made it, even one made from an error.
     #[must_use]
     fn answer_failures(self) -> Self;
 }
@@ -109,7 +112,22 @@ async fn answer(request: Request, next: Next) -> Response {
 /// and rendered again, with the request id header.
 fn finish(call: &CallContext, response: Response) -> Response {
     let (mut parts, mut body) = response.into_parts();
-    if let Some(Failure { envelope, text }) = parts.extensions.remove::<Failure>() {
+    // A handler that set its own request id answers with it.
+    let id = parts
+        .headers
+        .get(REQUEST_ID)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
+    let failed = parts.status.is_client_error() || parts.status.is_server_error();
+    // A failure whose response a handler turned into a success is not one.
+    if let Some(Failure { mut envelope, text }) = parts.extensions.remove::<Failure>()
+        && failed
+    {
+        if envelope.correlation_id.is_none()
+            && let Some(id) = &id
+        {
+            envelope = envelope.with_correlation_id(id);
+        }
         let envelope = call.answer(envelope, |_envelope| {
             #[cfg(feature = "tracing")]
             match &text {
@@ -130,7 +148,7 @@ fn finish(call: &CallContext, response: Response) -> Response {
         // Answered: a context around this one renders it, and logs nothing.
         parts.extensions.insert(Failure { envelope, text });
     }
-    if !parts.headers.contains_key(REQUEST_ID)
+    if id.is_none()
         && let Ok(id) = HeaderValue::from_str(call.correlation_id())
     {
         parts.headers.insert(REQUEST_ID, id);
@@ -156,8 +174,9 @@ fn token(method: &Method) -> String {
     format!("{shown}{}", if cut { "…" } else { "" })
 }
 
-/// No route matches the path.
-async fn not_found(method: Method, uri: Uri) -> Response {
+/// No route matches the path (the whole path the client sent, also under
+/// a nested router).
+async fn not_found(method: Method, OriginalUri(uri): OriginalUri) -> Response {
     ErrorEnvelope::new(
         ErrorClass::ObjectNotFound,
         format!("no route answers {} {}", token(&method), echo(uri.path())),

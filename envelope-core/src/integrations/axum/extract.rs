@@ -32,8 +32,10 @@ use crate::envelope_trait::Envelope;
 /// | no `Content-Type`, or another type | 415 | `INVALID_ARGUMENTS`, `UNSUPPORTED_MEDIA_TYPE` |
 /// | a body over the router's limit (axum's `DefaultBodyLimit`, 2 MB unless set) | 413 | `INVALID_ARGUMENTS`, `BODY_TOO_LARGE` |
 /// | a body that could not be read | 400 | `INVALID_ARGUMENTS`, `BODY_UNREADABLE` |
+/// | an empty body | 400 | `INVALID_ARGUMENTS`, `BODY_EMPTY` |
 /// | a body that is not JSON | 400 | `SYNTAX_ERROR`, with serde_json's line and column |
-/// | JSON that is not a `T` | 400 | `INVALID_ARGUMENTS`, with `argument_errors` (JSON Pointers into the body) |
+/// | JSON nested more than 128 levels deep (serde_json's limit) | 400 | `INVALID_ARGUMENTS`, `JSON_TOO_DEEP` |
+/// | JSON that is not a `T` (a key given twice included, as serde reads it) | 400 | `INVALID_ARGUMENTS`, with `argument_errors` (JSON Pointers into the body) |
 ///
 /// The arguments are checked as [`crate::args::Args`] checks a tool's:
 /// serde's first problem, or with the `jsonschema` feature every problem
@@ -56,8 +58,11 @@ pub struct Json<T>(pub T);
 /// an integer out of the field's range (`?limit=300` for a `u8`) is
 /// `out_of_range` with the bounds. Unlike `serde_urlencoded`, a key given
 /// several times is an array (`?tag=a&tag=b` for a `Vec<String>`), and a
-/// key given once fills a one-item `Vec`. A number is a JSON number
-/// literal: `NaN` and `inf` are not numbers here. What serde reads through
+/// key given once fills a one-item `Vec`; `Vec<(String, String)>` reads
+/// the pairs in order. A number is a JSON number literal with an optional
+/// leading `+`: `NaN` and `inf` are not numbers here. A value that is not
+/// UTF-8 once percent-decoded is read with U+FFFD in place of the bad
+/// bytes, as `serde_urlencoded` reads it. What serde reads through
 /// a buffer (`#[serde(flatten)]`, untagged enums) gets the strings as
 /// they are, as with `serde_urlencoded`. A missing query string is an
 /// empty one.
@@ -94,14 +99,40 @@ where
         let body = Bytes::from_request(request, state)
             .await
             .map_err(body_problem)?;
-        if let Ok(value) = serde_json::from_slice::<T>(&body) {
-            return Ok(Json(value));
+        if body.is_empty() {
+            return Err(Rejection::new(
+                ErrorEnvelope::new(
+                    ErrorClass::InvalidArguments,
+                    "the request body is empty; it must be a JSON value",
+                )
+                .with_code("BODY_EMPTY")
+                .with_next_step("send the request again with a JSON body"),
+            ));
         }
-        let arguments: Value =
-            serde_json::from_slice(&body).map_err(|error| Rejection::new(error.into_envelope()))?;
-        crate::args::check::<T>(arguments)
-            .map(Json)
-            .map_err(Rejection::new)
+        // The raw text first: it sees a key given twice, which a `Value`
+        // keeps once.
+        let mut reader = serde_json::Deserializer::from_slice(&body);
+        let error = match serde_path_to_error::deserialize::<_, T>(&mut reader) {
+            Ok(value) if reader.end().is_ok() => return Ok(Json(value)),
+            Ok(_) => None,
+            Err(error) => Some(error),
+        };
+        let arguments: Value = serde_json::from_slice(&body).map_err(|error| {
+            Rejection::new(
+                error
+                    .into_envelope()
+                    .with_next_step("send the request again with a well-formed JSON body"),
+            )
+        })?;
+        match crate::args::check::<T>(arguments.clone()) {
+            Err(envelope) => Err(Rejection::new(envelope)),
+            // The `Value` passed where the text did not (a duplicate key):
+            // the text's problem.
+            Ok(_) => Err(Rejection::new(match &error {
+                Some(error) => crate::args::serde_problem(error, &arguments),
+                None => crate::args::invalid_arguments(Vec::new()),
+            })),
+        }
     }
 }
 

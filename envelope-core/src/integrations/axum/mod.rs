@@ -1,5 +1,8 @@
-//! axum 0.8 (feature `axum`): every failure of a server answers in RFC
-//! 9457 problem details (`application/problem+json`).
+//! axum 0.8 (feature `axum`): the failures of a server's handlers, of its
+//! `Json`, `Query` and `Path` extractors and of its routing (unknown
+//! paths, wrong methods) answer in RFC 9457 problem details
+//! (`application/problem+json`). Other extractors keep axum's own
+//! rejections (a `String` body that is not UTF-8 answers in plain text).
 //!
 //! - **Handler errors.** [`ErrorEnvelope`], and through the facade every
 //!   derived type, is an `IntoResponse`: the problem details response of
