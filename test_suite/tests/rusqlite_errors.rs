@@ -1,0 +1,172 @@
+//! `rusqlite::Error` against a real SQLite database (rusqlite's bundled
+//! SQLite, a file in the temporary directory): a lock held by a second
+//! connection, real constraint violations, a missing row, a database that
+//! cannot be opened or written.
+
+use std::path::PathBuf;
+
+use envelope::{Effect, Envelope, ErrorClass};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
+
+/// A fresh database file, removed when dropped.
+struct Db(PathBuf);
+
+impl Db {
+    fn new(name: &str) -> Db {
+        let path = std::env::temp_dir().join(format!(
+            "envelope-rusqlite-{}-{name}.db",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&path);
+        let db = Db(path);
+        db.open()
+            .execute_batch(
+                "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL UNIQUE, \
+                 folder INTEGER REFERENCES folders(id), CHECK (length(title) < 40));
+                 CREATE TABLE folders (id INTEGER PRIMARY KEY);
+                 INSERT INTO notes (title) VALUES ('groceries');",
+            )
+            .unwrap();
+        db
+    }
+
+    fn open(&self) -> Connection {
+        let connection = Connection::open(&self.0).unwrap();
+        connection
+            .execute_batch("PRAGMA foreign_keys = ON")
+            .unwrap();
+        connection
+    }
+}
+
+impl Drop for Db {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+#[test]
+fn a_lock_held_by_another_connection_is_busy() {
+    let db = Db::new("busy");
+    let mut holder = db.open();
+    let held = holder
+        .transaction_with_behavior(TransactionBehavior::Exclusive)
+        .unwrap();
+    held.execute("INSERT INTO notes (title) VALUES ('held')", [])
+        .unwrap();
+    let other = db.open();
+    other.busy_timeout(std::time::Duration::ZERO).unwrap();
+    let error = other
+        .execute("INSERT INTO notes (title) VALUES ('blocked')", [])
+        .unwrap_err();
+    assert_eq!(
+        error.to_json_string(),
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","code":"SQLITE_BUSY","category":"Technical","retryable":true}"#
+    );
+    // Nothing of SQLite's text ("database is locked").
+    assert!(!error.to_json_string().contains("locked"));
+    drop(held);
+}
+
+#[test]
+fn constraint_violations_are_the_caller_s() {
+    let db = Db::new("constraints");
+    let connection = db.open();
+    let insert = |sql: &str| connection.execute(sql, []).unwrap_err();
+
+    let unique = insert("INSERT INTO notes (title) VALUES ('groceries')");
+    assert_eq!(
+        unique.to_json_string(),
+        r#"{"isError":true,"error_class":"ALREADY_EXISTS","message":"a record with the same unique value already exists","code":"SQLITE_UNIQUE","category":"Duplicate"}"#
+    );
+    // SQLite's message names the table and column: never shown.
+    assert!(unique.to_string().contains("notes.title"));
+    assert!(!unique.to_json_string().contains("notes"));
+
+    let primary = insert("INSERT INTO notes (id, title) VALUES (1, 'again')");
+    assert_eq!(primary.code(), Some("SQLITE_UNIQUE"));
+
+    let foreign = insert("INSERT INTO notes (title, folder) VALUES ('x', 99)");
+    assert_eq!(foreign.error_class(), ErrorClass::PreconditionFailed);
+    assert_eq!(foreign.code(), Some("SQLITE_FOREIGN_KEY"));
+
+    for sql in [
+        "INSERT INTO notes (title) VALUES (NULL)",
+        "INSERT INTO notes (title) VALUES ('a title far longer than forty characters, sure')",
+    ] {
+        let envelope = insert(sql).to_envelope();
+        assert_eq!(envelope.error_class, ErrorClass::InvalidArguments, "{sql}");
+        assert_eq!(envelope.code.as_deref(), Some("SQLITE_CONSTRAINT"), "{sql}");
+        assert_eq!(envelope.effect, Effect::Nothing, "{sql}");
+    }
+}
+
+#[test]
+fn a_missing_row_and_the_server_s_own_failures() {
+    let db = Db::new("server");
+    let connection = db.open();
+    let missing = connection
+        .query_row("SELECT title FROM notes WHERE id = 42", [], |row| {
+            row.get::<_, String>(0)
+        })
+        .unwrap_err();
+    assert_eq!(
+        missing.to_json_string(),
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no row matched the request","code":"SQLITE_NO_ROWS","category":"NotFound"}"#
+    );
+
+    // The server's SQL: a table that does not exist.
+    let bad_sql = connection
+        .execute("INSERT INTO nowhere VALUES (1)", [])
+        .unwrap_err();
+    assert_eq!(
+        bad_sql.to_json_string(),
+        r#"{"isError":true,"error_class":"INTERNAL","message":"an internal error occurred; changing the call will not help","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"SQLITE_ERROR","category":"Technical","effect":"unknown"}"#
+    );
+
+    // A database the server cannot open, one it may only read.
+    let nowhere = std::env::temp_dir().join("envelope-no-such-dir/notes.db");
+    let cannot_open =
+        Connection::open_with_flags(&nowhere, OpenFlags::SQLITE_OPEN_READ_WRITE).unwrap_err();
+    assert_eq!(cannot_open.error_class(), ErrorClass::Internal);
+    assert_eq!(cannot_open.code(), Some("SQLITE_CANNOT_OPEN"));
+    assert!(
+        !cannot_open
+            .to_json_string()
+            .contains("envelope-no-such-dir")
+    );
+    let read_only = Connection::open_with_flags(&db.0, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
+    let error = read_only
+        .execute("INSERT INTO notes (title) VALUES ('w')", [])
+        .unwrap_err();
+    assert_eq!(error.code(), Some("SQLITE_READ_ONLY"));
+    assert_eq!(error.error_class().owner(), envelope::Owner::Server);
+}
+
+/// A server's `?` on a rusqlite call, through a derived outer error and
+/// through `from_error` on a boxed chain.
+#[test]
+fn transparent_and_in_a_chain() {
+    #[derive(Debug, thiserror::Error, Envelope)]
+    enum NotesError {
+        #[error(transparent)]
+        #[envelope(transparent)]
+        Db(#[from] rusqlite::Error),
+    }
+    let db = Db::new("transparent");
+    let connection = db.open();
+    let error: NotesError = connection
+        .execute("INSERT INTO notes (title) VALUES ('groceries')", [])
+        .unwrap_err()
+        .into();
+    assert_eq!(error.code(), Some("SQLITE_UNIQUE"));
+    let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(
+        connection
+            .execute("INSERT INTO notes (title) VALUES ('groceries')", [])
+            .unwrap_err(),
+    );
+    assert_eq!(
+        envelope::from_error(boxed.as_ref()).code.as_deref(),
+        Some("SQLITE_UNIQUE")
+    );
+}
