@@ -128,6 +128,10 @@
 //! | `tracing` | `log::report`: one `tracing` event per error for the operator, with its `source()` chain and correlation id | |
 //! | `http` | RFC 9457 problem details: `Envelope::to_problem_details()`, the `problem` module (`ProblemDetails`, `http_response`, `CONTENT_TYPE`), `ErrorClass::status_code()`, with the `http` crate's types | |
 //! | `axum` | axum 0.8 (without its default features): `IntoResponse` for derived types and `ErrorEnvelope` (a problem details response with `Retry-After`); the extractors `axum::{Json, Query, Path}` that reject in problem details; `axum::RouterExt::answer_failures` (404 and 405 in problem details, the request's `CallContext`: correlation id, the method's retry safety, one log line) | `http`, `schemars` |
+//! | `rusqlite` | `Envelope` for `rusqlite::Error` (rusqlite 0.39): `SQLITE_BUSY`/`SQLITE_LOCKED` busy and retryable, constraint violations the caller's, the database's own failures `INTERNAL`; the table is on the `rusqlite` module. Adds 8 crates (`cargo tree -e normal,build`), and SQLite as the user's rusqlite builds it | |
+//! | `sqlx` | `Envelope` for `sqlx::Error` (sqlx 0.9, through `sqlx-core`: no driver, runtime or macros), by SQLSTATE for PostgreSQL and MySQL and by result code for SQLite: unique violation `ALREADY_EXISTS`, serialization failure and deadlock retryable, pool timeout busy; the table is on the `sqlx` module. Adds 66 crates; sqlx 0.9 needs Rust 1.94 | |
+//! | `reqwest` | `Envelope` for `reqwest::Error` (reqwest 0.13: connect failures sent nothing, timeouts after sending may have taken effect, an error status by `ErrorClass::from_http_status`) and `reqwest::error_for_status` with `Retry-After`; the table is on the `reqwest` module. Adds 63 crates (reqwest without its default features, and `httpdate`) | |
+//! | `tokio` | `Envelope` for `tokio::task::JoinError` (panicked `INTERNAL`, aborted `CANCELLED`) and `tokio::time::error::Elapsed` (`TIMEOUT`); the table is on the `tokio` module. Adds 2 crates (tokio with `rt` and `time`) | |
 
 #![forbid(unsafe_code)]
 // On docs.rs: label each feature-gated item with the feature it needs.
