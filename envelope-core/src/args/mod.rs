@@ -116,7 +116,7 @@ const NEXT_STEP: &str = "fix each argument listed in argument_errors, then call 
 /// [`ArgumentError`], when `arguments` does not deserialize into `T`.
 pub fn parse<T: DeserializeOwned>(arguments: Value) -> Result<T, ErrorEnvelope> {
     serde_path_to_error::deserialize(&arguments)
-        .map_err(|error| invalid_arguments(vec![from_serde::problem(&error, &arguments)]))
+        .map_err(|error| invalid_arguments(vec![from_serde::problem::<T>(&error, &arguments)]))
 }
 
 /// Parses a tool's JSON arguments into `T`, or returns the
@@ -165,7 +165,7 @@ where
         Ok(value) => return Ok(value),
         Err(error) => error,
     };
-    let first = from_serde::problem(&error, &arguments);
+    let first = from_serde::problem::<T>(&error, &arguments);
     let schema = schemars::generate::SchemaSettings::draft2020_12()
         .into_generator()
         .into_root_schema_for::<T>();
