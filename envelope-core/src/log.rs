@@ -28,11 +28,16 @@ pub const MAX_SOURCES: usize = 32;
 /// | `error.display` | the error's full `Display` text |
 /// | `error.sources` | the `Display` of each `source()`, outermost first, at most [`MAX_SOURCES`] |
 ///
-/// The message is `"tool call failed"`. Text fields are recorded with
-/// `Debug` formatting, so control characters in them are escaped in the
-/// log. The envelope's `details` and the error's fields are not logged, so
-/// a `secret` field reaches the log only if the error's own `Display`
-/// prints it. The envelope returned is exactly `error.to_envelope()`.
+/// The message is `"tool call failed"`. Every text field is recorded
+/// the same way, with `Debug` formatting: a quoted string in which quotes,
+/// backslashes, newlines, control characters and ANSI escapes are escaped
+/// (`\n`, `\u{1b}`), so no text (a code or an id read from a peer, a
+/// downstream server's message in `Display` or a source) can start a line
+/// or colour a terminal in a plain-text log; `error.sources` is the list's
+/// `Debug` form, each item escaped the same way. The envelope's `details`
+/// and the error's fields are not logged, so a `secret` field reaches the
+/// log only if the error's own `Display` prints it. The envelope returned
+/// is exactly `error.to_envelope()`.
 pub fn report<E: Envelope + Error + ?Sized>(error: &E) -> ErrorEnvelope {
     report_as(error, error.to_envelope())
 }
@@ -43,6 +48,13 @@ pub fn report<E: Envelope + Error + ?Sized>(error: &E) -> ErrorEnvelope {
 /// effect, retryability and id come from `envelope`, its `Display` text and
 /// `source()` chain from `error`. Returns `envelope` unchanged.
 pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> ErrorEnvelope {
+    record(&envelope, &error.to_string(), &sources(error));
+    envelope
+}
+
+/// The `Display` of each `source()` of `error`, outermost first, at most
+/// [`MAX_SOURCES`], then `"..."` if the chain goes on.
+fn sources<E: Error + ?Sized>(error: &E) -> Vec<String> {
     let mut chain = Vec::new();
     let mut next = error.source();
     while let Some(source) = next {
@@ -53,19 +65,27 @@ pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> Error
         chain.push(source.to_string());
         next = source.source();
     }
-    let text = error.to_string();
+    chain
+}
+
+/// Emits [`report`]'s event for `envelope`, with the error's `Display`
+/// text and the `Display` of its sources.
+pub(crate) fn record(envelope: &ErrorEnvelope, display: &str, sources: &[String]) {
+    // The event macros import `tracing::field::display`.
+    let text = display;
+    // Every text field `?`: one escaping for all of them.
     macro_rules! event {
         ($level:expr) => {
             tracing::event!(
                 $level,
-                error.class = envelope.error_class.as_str(),
-                error.code = envelope.code.as_deref().unwrap_or_default(),
-                error.owner = envelope.error_class.owner().as_str(),
-                error.effect = envelope.effect.as_str(),
+                error.class = ?envelope.error_class.as_str(),
+                error.code = ?envelope.code.as_deref().unwrap_or_default(),
+                error.owner = ?envelope.error_class.owner().as_str(),
+                error.effect = ?envelope.effect.as_str(),
                 error.retryable = envelope.retryable,
                 error.correlation_id = ?envelope.correlation_id.as_deref().unwrap_or_default(),
                 error.display = ?text,
-                error.sources = ?chain,
+                error.sources = ?sources,
                 "tool call failed"
             )
         };
@@ -75,5 +95,4 @@ pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> Error
         (_, Owner::Server) => event!(tracing::Level::ERROR),
         _ => event!(tracing::Level::INFO),
     }
-    envelope
 }
