@@ -1473,3 +1473,322 @@ fn args_checks_with_the_enabled_parser() {
         serde_json::from_value::<args::Args<Pair>>(json!({"left": 1, "right": 2})).unwrap();
     assert_eq!(checked, Ok(Pair { left: 1, right: 2 }));
 }
+
+// ---------------------------------------------------------------------------
+// Values serde reads through a buffer (internally and adjacently tagged
+// enums, untagged enums, `flatten`), inside sequences and maps: the exact
+// place, from both parsers; where serde cannot see inside (an untagged
+// enum), the enclosing value, with no claim about its type.
+// ---------------------------------------------------------------------------
+
+arguments! {
+    #[derive(Debug, Deserialize)]
+    struct Canvas {
+        shapes: Vec<Figure>,
+        #[serde(default)]
+        named: BTreeMap<String, Figure>,
+        #[serde(default)]
+        layer: Option<Layer>,
+        #[serde(default)]
+        either: Option<Either>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "type", rename_all = "lowercase")]
+    enum Figure {
+        Rect {
+            width: u32,
+            #[serde(default)]
+            size: Option<Dims>,
+        },
+        Group {
+            inner: Mark,
+        },
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct Dims {
+        w: u32,
+        h: u32,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "type", rename_all = "lowercase")]
+    enum Mark {
+        Dot { n: u8 },
+        Line { a: u8, b: u8 },
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "t", content = "c")]
+    enum Layer {
+        Fill { color: String },
+        Alpha(u8),
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Count(u8),
+        Named { name: String },
+    }
+
+    /// `flatten` of an internally tagged enum: `type` sits next to
+    /// `title`.
+    #[derive(Debug, Deserialize)]
+    struct Framed {
+        title: String,
+        #[serde(flatten)]
+        figure: Figure,
+    }
+
+    /// Integers at and beyond 64 bits.
+    #[derive(Debug, Deserialize)]
+    struct Wide {
+        #[serde(default)]
+        a: u64,
+        #[serde(default)]
+        b: i64,
+        #[serde(default)]
+        c: u32,
+        #[serde(default)]
+        d: Option<u128>,
+    }
+}
+
+/// The problems of both parsers (serde's first problem; with
+/// `jsonschema` also every problem the schema finds) as JSON.
+fn both<T>(arguments: Value) -> (Value, Option<Value>)
+where
+    T: serde::de::DeserializeOwned + std::fmt::Debug + SchemaIfAny,
+{
+    let serde = problems(&args::parse::<T>(arguments.clone()).expect_err("invalid arguments"));
+    let schema = T::with_schema(&arguments).map(|envelope| problems(&envelope.expect("invalid")));
+    (serde, schema)
+}
+
+/// Both parsers report exactly `expected`.
+#[track_caller]
+fn exactly<T>(arguments: Value, expected: Value)
+where
+    T: serde::de::DeserializeOwned + std::fmt::Debug + SchemaIfAny,
+{
+    let (serde, schema) = both::<T>(arguments);
+    assert_eq!(serde, expected, "parse");
+    if let Some(schema) = schema {
+        assert_eq!(schema, expected, "parse_with_schema");
+    }
+}
+
+#[test]
+fn a_field_of_an_internally_tagged_variant() {
+    let arguments =
+        json!({"shapes": [{"type": "rect", "width": 1}, {"type": "rect", "width": "x"}]});
+    let envelope = args::parse::<Canvas>(arguments.clone()).unwrap_err();
+    assert_eq!(
+        envelope.message,
+        "1 problem in the arguments: /shapes/1/width must be an integer, got a string"
+    );
+    exactly::<Canvas>(
+        arguments,
+        json!([{"path": "/shapes/1/width", "kind": "wrong_type", "expected": "an integer", "received": "string"}]),
+    );
+    // An object or null where the integer belongs: the field, not the
+    // variant's object.
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "rect", "width": {"w": 1}}]}),
+        json!([{"path": "/shapes/0/width", "kind": "wrong_type", "expected": "an integer", "received": "object"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "rect", "width": null}]}),
+        json!([{"path": "/shapes/0/width", "kind": "wrong_type", "expected": "an integer", "received": "null"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "rect", "width": -1}]}),
+        json!([{"path": "/shapes/0/width", "kind": "out_of_range", "expected": "an integer from 0 to 4294967295", "received": "integer"}]),
+    );
+}
+
+#[test]
+fn nested_inside_a_tagged_variant() {
+    // A struct inside the variant: its missing field is its own.
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "rect", "width": 1, "size": {"w": 1}}]}),
+        json!([{"path": "/shapes/0/size/h", "kind": "missing"}]),
+    );
+    // Objects at three depths; the innermost is the one serde refused.
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "rect", "width": 7, "size": {"w": 7, "h": {"x": 7}}}]}),
+        json!([{"path": "/shapes/0/size/h", "kind": "wrong_type", "expected": "an integer", "received": "object"}]),
+    );
+    // A tagged enum inside a tagged enum: its own tag is missing, not the
+    // outer one, which was sent.
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "group", "inner": {"n": 1}}]}),
+        json!([{"path": "/shapes/0/inner/type", "kind": "missing"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "group", "inner": {"type": "line", "a": 1, "b": "2"}}]}),
+        json!([{"path": "/shapes/0/inner/b", "kind": "wrong_type", "expected": "an integer", "received": "string"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "group", "inner": {"type": "lin", "a": 1}}]}),
+        json!([{"path": "/shapes/0/inner/type", "kind": "unknown_variant", "expected": r#"one of "dot", "line""#, "received": "string", "suggestions": ["line"]}]),
+    );
+}
+
+#[test]
+fn inside_a_map_of_tagged_variants() {
+    exactly::<Canvas>(
+        json!({"shapes": [], "named": {"a/b": {"type": "rect", "width": 1}, "c": {"type": "rect", "width": true}}}),
+        json!([{"path": "/named/c/width", "kind": "wrong_type", "expected": "an integer", "received": "boolean"}]),
+    );
+}
+
+#[test]
+fn adjacently_tagged() {
+    // The content before the tag: serde buffers it.
+    exactly::<Canvas>(
+        json!({"shapes": [], "layer": {"c": {"color": 5}, "t": "Fill"}}),
+        json!([{"path": "/layer/c/color", "kind": "wrong_type", "expected": "a string", "received": "integer"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [], "layer": {"t": "Fill", "c": {"color": 5}}}),
+        json!([{"path": "/layer/c/color", "kind": "wrong_type", "expected": "a string", "received": "integer"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [], "layer": {"t": "Alpha", "c": 300}}),
+        json!([{"path": "/layer/c", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [], "layer": {"t": "Fill", "c": {}}}),
+        json!([{"path": "/layer/c/color", "kind": "missing"}]),
+    );
+}
+
+#[test]
+fn untagged_points_at_the_enum_without_a_wrong_type() {
+    let (serde, schema) = both::<Canvas>(json!({"shapes": [], "either": {"name": 5}}));
+    // serde tries every variant and tells none: the enum's value is the
+    // place, and the message claims nothing about its type.
+    assert_eq!(
+        serde,
+        json!([{"path": "/either", "kind": "other", "received": "object"}])
+    );
+    assert_eq!(
+        args::parse::<Canvas>(json!({"shapes": [], "either": {"name": 5}}))
+            .unwrap_err()
+            .message,
+        "1 problem in the arguments: /either is invalid"
+    );
+    // The schema knows the one alternative that is an object.
+    if let Some(schema) = schema {
+        assert_eq!(
+            schema,
+            json!([{"path": "/either/name", "kind": "wrong_type", "expected": "a string", "received": "integer"}])
+        );
+    }
+}
+
+#[test]
+fn flatten_of_a_tagged_enum() {
+    // The tag was sent: never "/type is missing".
+    exactly::<Framed>(
+        json!({"title": "t", "type": "group", "inner": {"n": 1}}),
+        json!([{"path": "/inner/type", "kind": "missing"}]),
+    );
+    // "x" twice: the title is fine, the width is not.
+    exactly::<Framed>(
+        json!({"title": "x", "type": "rect", "width": "x"}),
+        json!([{"path": "/width", "kind": "wrong_type", "expected": "an integer", "received": "string"}]),
+    );
+    exactly::<Framed>(
+        json!({"title": "t", "type": "rect"}),
+        json!([{"path": "/width", "kind": "missing"}]),
+    );
+    exactly::<Framed>(
+        json!({"title": "t", "type": "rectangle", "width": 1}),
+        json!([{"path": "/type", "kind": "unknown_variant", "expected": r#"one of "rect", "group""#, "received": "string", "suggestions": ["rect"]}]),
+    );
+}
+
+/// serde_json reads an integer literal beyond 64 bits as a float: it is
+/// still an integer, out of the type's range.
+#[test]
+fn integers_beyond_a_types_range() {
+    let wide = |text: &str| -> Value { serde_json::from_str(text).unwrap() };
+    let range = |path: &str, expected: &str| json!([{"path": path, "kind": "out_of_range", "expected": expected, "received": "integer"}]);
+    let u64_range = "an integer from 0 to 18446744073709551615";
+    let i64_range = "an integer from -9223372036854775808 to 9223372036854775807";
+    let u32_range = "an integer from 0 to 4294967295";
+    for (text, expected) in [
+        (r#"{"a": 18446744073709551616}"#, range("/a", u64_range)),
+        (
+            r#"{"a": 100000000000000000000000000000}"#,
+            range("/a", u64_range),
+        ),
+        (r#"{"a": -1}"#, range("/a", u64_range)),
+        (r#"{"b": 9223372036854775808}"#, range("/b", i64_range)),
+        (r#"{"b": -9223372036854775809}"#, range("/b", i64_range)),
+        (r#"{"c": 4294967296}"#, range("/c", u32_range)),
+        (r#"{"c": 18446744073709551616}"#, range("/c", u32_range)),
+        (r#"{"c": -1e300}"#, range("/c", u32_range)),
+        (
+            r#"{"d": -1}"#,
+            range(
+                "/d",
+                "an integer from 0 to 340282366920938463463374607431768211455",
+            ),
+        ),
+    ] {
+        exactly::<Wide>(wide(text), expected);
+    }
+    let envelope = args::parse::<Wide>(wide(r#"{"a": 18446744073709551616}"#)).unwrap_err();
+    assert_eq!(
+        envelope.message,
+        "1 problem in the arguments: /a must be an integer from 0 to 18446744073709551615"
+    );
+    // A whole number written as a float, and one only a 128-bit type
+    // holds, which serde_json cannot read: in range, but not readable.
+    assert_eq!(
+        first::<Wide>(wide(r#"{"c": 5.0}"#)),
+        json!([{"path": "/c", "kind": "other", "expected": "an integer without a fraction or exponent", "received": "integer"}])
+    );
+    assert_eq!(
+        first::<Wide>(wide(r#"{"d": 18446744073709551616}"#)),
+        json!([{"path": "/d", "kind": "other", "expected": "an integer from 0 to 18446744073709551615", "received": "integer"}])
+    );
+    // A fraction is a wrong type.
+    exactly::<Wide>(
+        wide(r#"{"c": 1.5}"#),
+        json!([{"path": "/c", "kind": "wrong_type", "expected": "an integer", "received": "number"}]),
+    );
+    // Inside a tagged variant too.
+    exactly::<Canvas>(
+        wide(r#"{"shapes": [{"type": "rect", "width": 18446744073709551616}]}"#),
+        range("/shapes/0/width", u32_range),
+    );
+    assert_eq!(args::json_type(&wide("18446744073709551616")), "integer");
+    assert_eq!(args::json_type(&json!(5.0)), "integer");
+    assert_eq!(args::json_type(&json!(5.5)), "number");
+}
+
+/// Every problem at once with a schema: each integer out of its type's
+/// range, the 64-bit ones included.
+#[cfg(feature = "jsonschema")]
+#[test]
+fn integers_beyond_range_all_at_once() {
+    let arguments: Value = serde_json::from_str(
+        r#"{"a": 18446744073709551616, "b": 9223372036854775808, "c": 4294967296}"#,
+    )
+    .unwrap();
+    let envelope = args::parse_with_schema::<Wide>(arguments).unwrap_err();
+    assert_eq!(
+        problems(&envelope),
+        json!([
+            {"path": "/a", "kind": "out_of_range", "expected": "an integer from 0 to 18446744073709551615", "received": "integer"},
+            {"path": "/b", "kind": "out_of_range", "expected": "an integer from -9223372036854775808 to 9223372036854775807", "received": "integer"},
+            {"path": "/c", "kind": "out_of_range", "expected": "an integer from 0 to 4294967295", "received": "integer"},
+        ])
+    );
+}

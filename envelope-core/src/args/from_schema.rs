@@ -322,11 +322,21 @@ fn range(node: Option<&Value>, kind: &ValidationErrorKind, limit: &Value) -> Str
             _ => false,
         });
     let noun = if integer { "an integer" } else { "a number" };
-    let bound = |key| {
+    // A bound the schema leaves out is the integer format's, if any
+    // (`uint128` has only `minimum: 0`).
+    let format = node
+        .and_then(|node| node.get("format"))
+        .and_then(Value::as_str)
+        .filter(|_| integer)
+        .and_then(format_bounds_text);
+    let bound = |key, of_format: Option<String>| {
         node.and_then(|node| node.get(key))
             .filter(|b| b.is_number())
+            .map(Value::to_string)
+            .or(of_format)
     };
-    if let (Some(min), Some(max)) = (bound("minimum"), bound("maximum"))
+    let (min_text, max_text) = format.unzip();
+    if let (Some(min), Some(max)) = (bound("minimum", min_text), bound("maximum", max_text))
         && matches!(
             kind,
             ValidationErrorKind::Minimum { .. } | ValidationErrorKind::Maximum { .. }
@@ -375,6 +385,16 @@ fn bounded(schema: &Value) -> Value {
         }
     }
     schema
+}
+
+/// The bounds of an integer `format` as schemars names it, as text: the
+/// 128-bit ones too.
+fn format_bounds_text(format: &str) -> Option<(String, String)> {
+    match format {
+        "int128" => Some((i128::MIN.to_string(), i128::MAX.to_string())),
+        "uint128" => Some((String::from("0"), u128::MAX.to_string())),
+        other => format_bounds(other).map(|(min, max)| (min.to_string(), max.to_string())),
+    }
 }
 
 /// The bounds of an integer `format` as schemars names it.
