@@ -1792,3 +1792,287 @@ fn integers_beyond_range_all_at_once() {
         ])
     );
 }
+
+// ---------------------------------------------------------------------------
+// Valid arguments of buffered shapes with one fault injected: every
+// problem reported is at or above the fault, and one names it.
+// ---------------------------------------------------------------------------
+
+mod injected {
+    use super::*;
+
+    arguments! {
+        #[derive(Debug, Deserialize)]
+        struct Root {
+            name: String,
+            #[serde(flatten)]
+            body: Body,
+            items: Vec<Item>,
+            #[serde(default)]
+            map: BTreeMap<String, Leaf>,
+            either: Either,
+            adj: Adj,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(tag = "type")]
+        enum Body {
+            Plain { level: u8 },
+            Nested {
+                leaf: Leaf,
+                #[serde(flatten)]
+                extra: Extra,
+            },
+        }
+
+        #[derive(Debug, Deserialize)]
+        struct Extra {
+            count: u32,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(tag = "kind")]
+        enum Item {
+            One { leaf: Leaf },
+            Two { leaves: Vec<Leaf>, label: String },
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Leaf {
+            n: u8,
+            flag: bool,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Leaf(Leaf),
+            Text(String),
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(tag = "t", content = "c")]
+        enum Adj {
+            A { leaf: Leaf },
+            B(u8),
+        }
+    }
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        (any::<u8>(), any::<bool>()).prop_map(|(n, flag)| json!({"n": n, "flag": flag}))
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        "[a-z]{0,3}"
+    }
+
+    /// A valid `Root`.
+    fn root() -> impl Strategy<Value = Value> {
+        let body = prop_oneof![
+            any::<u8>().prop_map(|level| json!({"type": "Plain", "level": level})),
+            (leaf(), any::<u32>())
+                .prop_map(|(leaf, count)| json!({"type": "Nested", "leaf": leaf, "count": count})),
+        ];
+        let item = prop_oneof![
+            leaf().prop_map(|leaf| json!({"kind": "One", "leaf": leaf})),
+            (prop::collection::vec(leaf(), 0..3), text()).prop_map(
+                |(leaves, label)| json!({"kind": "Two", "leaves": leaves, "label": label})
+            ),
+        ];
+        let either = prop_oneof![leaf(), text().prop_map(Value::from)];
+        let adj = prop_oneof![
+            leaf().prop_map(|leaf| json!({"t": "A", "c": {"leaf": leaf}})),
+            any::<u8>().prop_map(|n| json!({"t": "B", "c": n})),
+        ];
+        (
+            text(),
+            body,
+            prop::collection::vec(item, 0..3),
+            prop::collection::btree_map("[a-z]{1,3}", leaf(), 0..3),
+            either,
+            adj,
+        )
+            .prop_map(|(name, body, items, map, either, adj)| {
+                let mut root =
+                    json!({"name": name, "items": items, "map": map, "either": either, "adj": adj});
+                let object = root.as_object_mut().unwrap();
+                for (key, value) in body.as_object().unwrap() {
+                    object.insert(key.clone(), value.clone());
+                }
+                root
+            })
+    }
+
+    /// One way to break the arguments at `tokens`, and the kind of
+    /// problem it is.
+    #[derive(Debug, Clone)]
+    enum Fault {
+        Replace(Value, &'static str),
+        Remove,
+    }
+
+    /// Every fault that can be injected into `value` (valid `Root`
+    /// arguments), by the field it hits.
+    fn faults(root: &Value) -> Vec<(Vec<String>, Fault)> {
+        let mut faults = Vec::new();
+        let mut stack = vec![(Vec::<String>::new(), root)];
+        while let Some((tokens, value)) = stack.pop() {
+            let key = tokens.last().map(String::as_str).unwrap_or("");
+            let in_map = tokens.len() == 2 && tokens[0] == "map";
+            match value {
+                Value::Object(object) => {
+                    // A `Leaf` refuses unknown keys.
+                    if object.contains_key("n") && object.contains_key("flag") {
+                        let mut inner = tokens.clone();
+                        inner.push(String::from("nn"));
+                        faults.push((inner, Fault::Replace(json!(1), "unknown_field")));
+                    }
+                    for (k, v) in object {
+                        let mut inner = tokens.clone();
+                        inner.push(k.clone());
+                        // Every key is required but `map` (and its
+                        // entries, whose keys are free).
+                        let free = (tokens.len() == 1 && tokens[0] == "map")
+                            || (tokens.is_empty() && k == "map");
+                        if !free {
+                            faults.push((inner.clone(), Fault::Remove));
+                        }
+                        stack.push((inner, v));
+                    }
+                }
+                Value::Array(items) => {
+                    for (i, v) in items.iter().enumerate() {
+                        let mut inner = tokens.clone();
+                        inner.push(i.to_string());
+                        stack.push((inner, v));
+                    }
+                }
+                Value::Number(_) => {
+                    let wide = key == "count";
+                    faults.push((tokens.clone(), Fault::Replace(json!("x"), "wrong_type")));
+                    let out = if wide { json!(-1) } else { json!(300) };
+                    faults.push((tokens.clone(), Fault::Replace(out, "out_of_range")));
+                    if !wide {
+                        faults.push((tokens.clone(), Fault::Replace(json!(-1), "out_of_range")));
+                    }
+                    let beyond: Value = serde_json::from_str("18446744073709551616").unwrap();
+                    faults.push((tokens.clone(), Fault::Replace(beyond, "out_of_range")));
+                }
+                Value::Bool(_) => {
+                    faults.push((tokens.clone(), Fault::Replace(json!(1), "wrong_type")));
+                }
+                Value::String(_) if matches!(key, "type" | "kind" | "t") && !in_map => {
+                    faults.push((
+                        tokens.clone(),
+                        Fault::Replace(json!("Zzz"), "unknown_variant"),
+                    ));
+                }
+                Value::String(_) => {
+                    faults.push((tokens.clone(), Fault::Replace(json!(5), "wrong_type")));
+                }
+                Value::Null => {}
+            }
+        }
+        faults
+    }
+
+    fn inject(root: &Value, tokens: &[String], fault: &Fault) -> Value {
+        let mut broken = root.clone();
+        let (last, parent) = tokens.split_last().unwrap();
+        let mut at = &mut broken;
+        for token in parent {
+            at = match at {
+                Value::Object(map) => map.get_mut(token).unwrap(),
+                Value::Array(items) => &mut items[token.parse::<usize>().unwrap()],
+                _ => unreachable!(),
+            };
+        }
+        match (at, fault) {
+            (Value::Object(map), Fault::Remove) => {
+                map.remove(last);
+            }
+            (Value::Object(map), Fault::Replace(value, _)) => {
+                map.insert(last.clone(), value.clone());
+            }
+            (Value::Array(items), Fault::Replace(value, _)) => {
+                items[last.parse::<usize>().unwrap()] = value.clone();
+            }
+            _ => unreachable!(),
+        }
+        broken
+    }
+
+    /// Whether the pointer `outer` is `inner` or one of its ancestors.
+    fn at_or_above(outer: &str, inner: &str) -> bool {
+        inner
+            .strip_prefix(outer)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }
+
+    fn check(
+        envelope: &ErrorEnvelope,
+        fault_path: &str,
+        kind: &str,
+        exact: bool,
+    ) -> Result<(), TestCaseError> {
+        let problems = &envelope.argument_errors;
+        prop_assert!(!problems.is_empty());
+        for problem in problems {
+            prop_assert!(
+                at_or_above(&problem.path, fault_path),
+                "{} is not at or above the fault at {}: {:?}",
+                problem.path,
+                fault_path,
+                problems
+            );
+            // Only the fault's own problem may be at its path (an untagged
+            // enum is `other`: serde tells no more).
+            if problem.path == fault_path && exact {
+                prop_assert_eq!(problem.kind.as_str(), kind, "{:?}", problems);
+            }
+        }
+        // One problem names the fault: at its path, or (inside an untagged
+        // enum, which serde cannot see into) at the enum.
+        if exact {
+            prop_assert!(
+                problems
+                    .iter()
+                    .any(|p| p.path == fault_path && p.kind.as_str() == kind),
+                "no {} at {}: {:?}",
+                kind,
+                fault_path,
+                problems
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn every_problem_is_at_or_above_the_injected_fault(
+            (root, pick) in root().prop_flat_map(|root| {
+                let count = faults(&root).len();
+                (Just(root), 0..count)
+            })
+        ) {
+            prop_assert!(args::parse::<Root>(root.clone()).is_ok(), "valid: {}", root);
+            let (tokens, fault) = faults(&root)[pick].clone();
+            let broken = inject(&root, &tokens, &fault);
+            let fault_path = args::pointer(&tokens);
+            let kind = match &fault {
+                Fault::Remove => "missing",
+                Fault::Replace(_, kind) => kind,
+            };
+            let untagged = tokens.first().map(String::as_str) == Some("either");
+            let envelope = args::parse::<Root>(broken.clone()).expect_err("the fault is found");
+            check(&envelope, &fault_path, kind, !untagged)?;
+            if let Some(envelope) = Root::with_schema(&broken) {
+                let envelope = envelope.expect("the fault is found");
+                check(&envelope, &fault_path, kind, !untagged)?;
+            }
+        }
+    }
+}

@@ -31,7 +31,7 @@ pub(super) fn problem<T: DeserializeOwned>(
     let retry = |changed: &Value| {
         serde_path_to_error::deserialize::<_, T>(changed)
             .err()
-            .map(|error| (error.path().to_string(), error.inner().to_string()))
+            .map(|error| (tokens(error.path(), changed), error.inner().to_string()))
     };
     problem_with(error, arguments, &retry)
 }
@@ -43,8 +43,8 @@ fn problem_with(
 ) -> ArgumentError {
     let tokens = tokens(error.path(), arguments);
     let message = error.inner().to_string();
-    let path = error.path().to_string();
-    let said = (path.as_str(), message.as_str());
+    let path = tokens.clone();
+    let said = (path.as_slice(), message.as_str());
     let locate = |fault: &Fault<'_>, tokens: Vec<String>| {
         locate::locate(fault, tokens, arguments, said, retry)
     };

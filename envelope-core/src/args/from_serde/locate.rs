@@ -54,17 +54,17 @@ pub(super) enum Place {
 }
 
 /// serde's outcome for changed arguments: `None` when they deserialize,
-/// else serde's path (as `serde_path_to_error` prints it) and message.
-pub(super) type Retry<'r> = &'r dyn Fn(&Value) -> Option<(String, String)>;
+/// else the reference tokens of serde's path and its message.
+pub(super) type Retry<'r> = &'r dyn Fn(&Value) -> Option<(Vec<String>, String)>;
 
 /// The place of `fault`, which serde reported at `tokens` (the object
-/// holding the key, for a missing or unknown field) with `path` and
-/// `message`.
+/// holding the key, for a missing or unknown field) with `said`: the
+/// tokens of its path and its message.
 pub(super) fn locate(
     fault: &Fault<'_>,
     tokens: Vec<String>,
     arguments: &Value,
-    said: (&str, &str),
+    said: (&[String], &str),
     retry: Retry<'_>,
 ) -> Place {
     let Some(at) = lookup(arguments, &tokens) else {
@@ -72,10 +72,10 @@ pub(super) fn locate(
     };
     let (path, message) = said;
     // The same problem as before, at the same place in serde's path.
-    let unchanged = |outcome: &Option<(String, String)>| {
+    let unchanged = |outcome: &Option<(Vec<String>, String)>| {
         outcome
             .as_ref()
-            .is_some_and(|(p, m)| p == path && m == message)
+            .is_some_and(|(p, m)| p.as_slice() == path && m == message)
     };
     match fault {
         Fault::Value {
@@ -95,7 +95,7 @@ pub(super) fn locate(
                 markers(value).into_iter().any(|marker| {
                     let changed = replaced(arguments, tokens, marker.clone());
                     retry(&changed).is_some_and(|(p, m)| {
-                        p == path
+                        p.as_slice() == path
                             && super::split_invalid(&m).is_some_and(|(u, e)| {
                                 e == *expected && Quoted::read(u).is_some_and(|q| q.is(&marker))
                             })
@@ -109,7 +109,10 @@ pub(super) fn locate(
                 value.as_object().is_some_and(|o| !o.contains_key(*name))
             });
             // Adding the field moves serde on, unless the object refuses
-            // it as unknown.
+            // it as unknown, or serde now stops at or inside an object
+            // below its path: then serde sees that object (inside the
+            // buffer it would not), and the field belongs to something
+            // else (a map's entries).
             let answers = |_: &Value, tokens: &[String]| {
                 let mut changed = arguments.clone();
                 if let Some(Value::Object(object)) = lookup_mut(&mut changed, tokens) {
@@ -117,8 +120,10 @@ pub(super) fn locate(
                 }
                 let outcome = retry(&changed);
                 !unchanged(&outcome)
-                    && !outcome
-                        .is_some_and(|(_, m)| m.starts_with(&format!("unknown field `{name}`")))
+                    && !outcome.is_some_and(|(p, m)| {
+                        (tokens != path && p.starts_with(tokens))
+                            || m.starts_with(&format!("unknown field `{name}`"))
+                    })
             };
             settle(found, &tokens, arguments, &answers, |mut c| {
                 c.push(String::from(*name));
@@ -126,6 +131,16 @@ pub(super) fn locate(
             })
         }
         Fault::UnknownField(name) => {
+            // serde's path ends at the key when serde saw it.
+            if path
+                .split_last()
+                .is_some_and(|(last, object)| last == name && object == tokens)
+                && at.as_object().is_some_and(|o| o.contains_key(*name))
+            {
+                let mut tokens = tokens;
+                tokens.push(String::from(*name));
+                return Place::Exact(tokens);
+            }
             let found = candidates(at, &tokens, |value| {
                 value.as_object().is_some_and(|o| o.contains_key(*name))
             });
@@ -137,8 +152,9 @@ pub(super) fn locate(
                 {
                     object.insert(marked.clone(), value);
                 }
-                retry(&changed)
-                    .is_some_and(|(_, m)| m.starts_with(&format!("unknown field `{marked}`")))
+                retry(&changed).is_some_and(|(p, m)| {
+                    p.as_slice() == path && m.starts_with(&format!("unknown field `{marked}`"))
+                })
             };
             settle(found, &tokens, arguments, &answers, |mut c| {
                 c.push(String::from(*name));
@@ -155,8 +171,9 @@ pub(super) fn locate(
             let marked = format!("{name}{MARK}");
             let answers = |_: &Value, tokens: &[String]| {
                 let changed = replaced(arguments, tokens, Value::String(marked.clone()));
-                retry(&changed)
-                    .is_some_and(|(_, m)| m.starts_with(&format!("unknown variant `{marked}`")))
+                retry(&changed).is_some_and(|(p, m)| {
+                    p.as_slice() == path && m.starts_with(&format!("unknown variant `{marked}`"))
+                })
             };
             settle(found, &tokens, arguments, &answers, |c| c)
         }
