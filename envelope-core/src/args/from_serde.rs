@@ -125,14 +125,21 @@ fn problem_with(
             lookup(arguments, &tokens),
         );
     }
+    if let Some((_, expected)) = split(&message, "invalid length ") {
+        let tokens = match locate(&Fault::Length, tokens) {
+            Place::Exact(tokens) => tokens,
+            Place::Within(tokens) => return within(tokens),
+        };
+        let mut problem = ArgumentError::new(ArgumentErrorKind::Other, pointer(&tokens))
+            .with_expected(json_expected(expected, false));
+        if let Some(value) = lookup(arguments, &tokens) {
+            problem = problem.with_received(value);
+        }
+        return problem;
+    }
+    // A custom message may quote the value: keep only where it is.
     let at = lookup(arguments, &tokens);
-    let mut problem = if let Some((_, expected)) = split(&message, "invalid length ") {
-        ArgumentError::new(ArgumentErrorKind::Other, pointer(&tokens))
-            .with_expected(json_expected(expected, false))
-    } else {
-        // A custom message may quote the value: keep only where it is.
-        ArgumentError::new(ArgumentErrorKind::Other, pointer(&tokens))
-    };
+    let mut problem = ArgumentError::new(ArgumentErrorKind::Other, pointer(&tokens));
     if let Some(value) = at {
         problem = problem.with_received(value);
     }

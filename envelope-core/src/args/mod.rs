@@ -103,9 +103,27 @@ const NEXT_STEP: &str = "fix each argument listed in argument_errors, then call 
 /// report every problem at once, use `parse_with_schema` (feature
 /// `jsonschema`).
 ///
-/// serde reports a problem inside a `#[serde(flatten)]`ed field, or inside
-/// an untagged enum, at the enclosing object (it reads those through a
-/// buffer that keeps no path); `parse_with_schema` finds the exact path.
+/// serde reads an internally or adjacently tagged enum, an untagged enum
+/// and a `#[serde(flatten)]`ed field through a buffer that keeps no path.
+/// For those the place is found in the arguments: the value serde quotes,
+/// the object that lacks the missing field, the object with the unknown
+/// key, the unknown variant's name; where several fit, `T` is deserialized
+/// again with one of them changed at a time, and the one that moves
+/// serde's problem is the place. So a field of a tagged variant inside an
+/// array is `/shapes/1/width`, and an integer beyond 64 bits is
+/// `out_of_range` with its type's bounds. Exactly two shapes point at an
+/// enclosing value instead, as kind `other` with no `expected` and no
+/// claim about the value's type (`/shape is invalid`):
+///
+/// - an untagged enum whose value fits none of its variants: the enum's
+///   value (serde says only that none fit);
+/// - inside a buffered value, a problem serde states without the value
+///   (a `try_from` or `deserialize_with` message, an array of the wrong
+///   length), or one that more than one place could hold: the nearest
+///   value holding every such place, at most the buffered value.
+///
+/// `parse_with_schema` finds the exact path of those where the schema can
+/// tell (the one variant of an untagged enum whose type fits).
 ///
 /// Never panics, whatever the arguments: any JSON shape, deep nesting,
 /// huge strings or keys.

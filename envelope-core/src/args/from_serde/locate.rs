@@ -43,6 +43,8 @@ pub(super) enum Fault<'m> {
     UnknownField(&'m str),
     /// `unknown variant `name`, ...`.
     UnknownVariant(&'m str),
+    /// `invalid length ...`: an array.
+    Length,
 }
 
 /// Where a fault is: exactly at these tokens (for a missing or unknown
@@ -160,6 +162,15 @@ pub(super) fn locate(
                 c.push(String::from(*name));
                 c
             })
+        }
+        Fault::Length => {
+            if at.is_array() {
+                return Place::Exact(tokens);
+            }
+            // serde quotes no value: an only array is the place, else
+            // there is nothing to try.
+            let found = candidates(at, &tokens, Value::is_array);
+            settle(found, &tokens, arguments, &|_, _| false, |c| c)
         }
         Fault::UnknownVariant(name) => {
             let named = |value: &Value| value.as_str() == Some(*name);
