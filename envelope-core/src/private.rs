@@ -354,6 +354,45 @@ mod tests {
     }
 
     #[test]
+    fn settle_applies_the_retry_rule() {
+        let timeout = || {
+            base(
+                ErrorClass::Timeout,
+                UserErrorCategory::Technical,
+                "SLOW",
+                String::from("slow"),
+            )
+        };
+        let mut repeatable = timeout();
+        settle(&mut repeatable, true, true);
+        assert!(repeatable.retryable);
+        assert!(repeatable.next_steps.is_empty());
+        let mut checked = timeout();
+        settle(&mut checked, true, false);
+        assert!(!checked.retryable);
+        assert_eq!(
+            checked.next_steps,
+            ["the call may have taken effect: check its result before repeating it"]
+        );
+    }
+
+    #[test]
+    fn role_fields() {
+        assert_eq!(
+            tool(String::from("describe")),
+            Some(String::from("describe"))
+        );
+        assert_eq!(tool("describe"), Some(String::from("describe")));
+        assert_eq!(tool(""), None);
+        assert_eq!(tool(None::<String>), None);
+        assert_eq!(retry_ms(250_u64), Some(250));
+        assert_eq!(retry_ms(std::time::Duration::from_millis(1500)), Some(1500));
+        assert_eq!(retry_ms(None::<u64>), None);
+        assert_eq!(ora_code(942), Some(942));
+        assert_eq!(ora_code(None::<i32>), None);
+    }
+
+    #[test]
     fn texts_and_constants() {
         assert_eq!(display(&format_args!("a{}", 1)), "a1");
         assert_eq!(
