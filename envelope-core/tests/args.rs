@@ -1691,6 +1691,15 @@ fn a_custom_check_inside_a_tagged_variant() {
     );
 }
 
+/// A tag of the wrong type: a string is expected there.
+#[test]
+fn a_tag_of_the_wrong_type() {
+    assert_eq!(
+        first::<Canvas>(json!({"shapes": [{"type": 5, "width": 1}]})),
+        json!([{"path": "/shapes/0/type", "kind": "wrong_type", "expected": "a string", "received": "integer"}])
+    );
+}
+
 #[test]
 fn inside_a_map_of_tagged_variants() {
     exactly::<Canvas>(

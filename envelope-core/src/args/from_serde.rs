@@ -311,7 +311,10 @@ fn json_expected(expected: &str, range: bool) -> String {
     }
     let json = match expected {
         "f32" | "f64" => "a number",
-        "a string" | "a borrowed string" | "string" => "a string",
+        // A tag or a key of an enum's or a struct's own names.
+        "a string" | "a borrowed string" | "string" | "variant identifier" | "field identifier" => {
+            "a string"
+        }
         "a boolean" => "a boolean",
         "a character" | "char" => "a string of one character",
         "a sequence" => "an array",
@@ -450,6 +453,8 @@ mod tests {
             "an array of 2 items"
         );
         assert_eq!(json_expected("a valid date", false), "a valid date");
+        assert_eq!(json_expected("variant identifier", false), "a string");
+        assert_eq!(json_expected("field identifier", false), "a string");
         assert_eq!(json_expected("tuple struct Point", false), "an array");
         assert_eq!(
             json_expected("tuple variant Shape::Pair", false),
