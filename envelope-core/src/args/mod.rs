@@ -155,6 +155,12 @@ pub fn parse<T: DeserializeOwned>(arguments: Value) -> Result<T, ErrorEnvelope> 
 /// | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` | `out_of_range` | `"an integer from 0 to 255"`, `"a number of at least 1"` |
 /// | `minLength`, `maxLength`, `minItems`, `maxItems`, `pattern`, `format`, `multipleOf`, `uniqueItems`, ... | `other` | `"a string of at most 30 characters"` |
 ///
+/// The bounds of an integer type are checked whatever its schema says:
+/// schemars writes only `minimum: 0` for a `u32` (a `format` is not
+/// checked), so the `format`'s bounds are added, and an integer out of its
+/// type's range, beyond 64 bits included, is `out_of_range` with the
+/// type's bounds, as [`parse`] reports it.
+///
 /// An `anyOf` / `oneOf` (an `Option` of a struct or enum, an enum with
 /// data) is reported through the one alternative whose type matches the
 /// value, so `Option<Filter>` names the problems inside the filter; when
