@@ -233,7 +233,10 @@ pub fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        // Every number is a float too (an `i64` or `u64` one exactly or
+        // rounded to a whole one), and serde_json reads an integer beyond
+        // 64 bits as a float.
+        Value::Number(n) if n.as_f64().is_some_and(|x| x.fract() == 0.0) => "integer",
         Value::Number(_) => "number",
         Value::String(_) => "string",
         Value::Array(_) => "array",

@@ -290,8 +290,10 @@ impl CallContext {
         self.span.get_or_init(|| {
             tracing::info_span!(
                 "tool_call",
-                tool = %self.tool,
-                correlation_id = %self.correlation_id,
+                // Escaped as the log line's text fields are: the id may
+                // come from the client.
+                tool = ?self.tool,
+                correlation_id = ?self.correlation_id,
             )
         })
     }

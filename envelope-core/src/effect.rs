@@ -122,3 +122,38 @@ impl ErrorClass {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::envelope::ErrorEnvelope;
+
+    #[test]
+    fn check_steps_are_exactly_the_two_texts() {
+        assert!(Effect::is_check_step(CHECK_UNKNOWN));
+        assert!(Effect::is_check_step(CHECK_PARTIAL));
+        assert!(!Effect::is_check_step("wait, then retry the same call"));
+        assert!(!Effect::is_check_step(""));
+        assert_eq!(Effect::Unknown.check_step(), Some(CHECK_UNKNOWN));
+        assert_eq!(Effect::Partial.check_step(), Some(CHECK_PARTIAL));
+        assert_eq!(Effect::Nothing.check_step(), None);
+    }
+
+    /// Re-applying the retry rule replaces the check step, never stacks
+    /// it, and keeps the other steps in order.
+    #[test]
+    fn the_check_step_is_replaced_when_the_rule_is_applied_again() {
+        let envelope = ErrorEnvelope::new(ErrorClass::Timeout, "slow").with_next_step("wait");
+        assert_eq!(envelope.next_steps, [CHECK_UNKNOWN, "wait"]);
+        let partial = envelope.clone().with_effect(Effect::Partial);
+        assert_eq!(partial.next_steps, [CHECK_PARTIAL, "wait"]);
+        let again = partial.with_effect(Effect::Unknown);
+        assert_eq!(again.next_steps, [CHECK_UNKNOWN, "wait"]);
+        let nothing = again.with_effect(Effect::Nothing);
+        assert_eq!(nothing.next_steps, ["wait"]);
+        assert!(nothing.retryable);
+        let idempotent = envelope.idempotent();
+        assert_eq!(idempotent.next_steps, ["wait"]);
+        assert!(idempotent.retryable);
+    }
+}

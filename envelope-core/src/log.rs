@@ -28,11 +28,16 @@ pub const MAX_SOURCES: usize = 32;
 /// | `error.display` | the error's full `Display` text |
 /// | `error.sources` | the `Display` of each `source()`, outermost first, at most [`MAX_SOURCES`] |
 ///
-/// The message is `"tool call failed"`. Text fields are recorded with
-/// `Debug` formatting, so control characters in them are escaped in the
-/// log. The envelope's `details` and the error's fields are not logged, so
-/// a `secret` field reaches the log only if the error's own `Display`
-/// prints it. The envelope returned is exactly `error.to_envelope()`.
+/// The message is `"tool call failed"`. Every text field is recorded
+/// the same way, with `Debug` formatting: a quoted string in which quotes,
+/// backslashes, newlines, control characters and ANSI escapes are escaped
+/// (`\n`, `\u{1b}`), so no text (a code or an id read from a peer, a
+/// downstream server's message in `Display` or a source) can start a line
+/// or colour a terminal in a plain-text log; `error.sources` is the list's
+/// `Debug` form, each item escaped the same way. The envelope's `details`
+/// and the error's fields are not logged, so a `secret` field reaches the
+/// log only if the error's own `Display` prints it. The envelope returned
+/// is exactly `error.to_envelope()`.
 pub fn report<E: Envelope + Error + ?Sized>(error: &E) -> ErrorEnvelope {
     report_as(error, error.to_envelope())
 }
@@ -48,7 +53,7 @@ pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> Error
 }
 
 /// The `Display` of each `source()` of `error`, outermost first, at most
-/// [`MAX_SOURCES`] (then `"..."`).
+/// [`MAX_SOURCES`], then `"..."` if the chain goes on.
 pub(crate) fn sources<E: Error + ?Sized>(error: &E) -> Vec<String> {
     let mut chain = Vec::new();
     let mut next = error.source();
@@ -63,17 +68,20 @@ pub(crate) fn sources<E: Error + ?Sized>(error: &E) -> Vec<String> {
     chain
 }
 
-/// The one event of [`report`], from the envelope and the error's text
-/// (its `Display`, `text`, and its `source()` chain, `sources`).
-pub(crate) fn record(envelope: &ErrorEnvelope, text: &str, sources: &[String]) {
+/// Emits [`report`]'s event for `envelope`, with the error's `Display`
+/// text and the `Display` of its sources.
+pub(crate) fn record(envelope: &ErrorEnvelope, display: &str, sources: &[String]) {
+    // The event macros import `tracing::field::display`.
+    let text = display;
+    // Every text field `?`: one escaping for all of them.
     macro_rules! event {
         ($level:expr) => {
             tracing::event!(
                 $level,
-                error.class = envelope.error_class.as_str(),
-                error.code = envelope.code.as_deref().unwrap_or_default(),
-                error.owner = envelope.error_class.owner().as_str(),
-                error.effect = envelope.effect.as_str(),
+                error.class = ?envelope.error_class.as_str(),
+                error.code = ?envelope.code.as_deref().unwrap_or_default(),
+                error.owner = ?envelope.error_class.owner().as_str(),
+                error.effect = ?envelope.effect.as_str(),
                 error.retryable = envelope.retryable,
                 error.correlation_id = ?envelope.correlation_id.as_deref().unwrap_or_default(),
                 error.display = ?text,
@@ -86,5 +94,175 @@ pub(crate) fn record(envelope: &ErrorEnvelope, text: &str, sources: &[String]) {
         (ErrorClass::Busy, _) => event!(tracing::Level::WARN),
         (_, Owner::Server) => event!(tracing::Level::ERROR),
         _ => event!(tracing::Level::INFO),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::fmt;
+    use std::sync::{Arc, Mutex};
+
+    use tracing::field::{Field, Visit};
+    use tracing::span::{Attributes, Id, Record};
+    use tracing::{Event, Level, Metadata, Subscriber};
+
+    use super::*;
+
+    /// Each event's level and fields, as `name=value` (`Debug` text for
+    /// the `?` fields, as written for `str` ones).
+    #[derive(Clone, Default)]
+    struct Lines(Arc<Mutex<Vec<Line>>>);
+
+    /// One event: its level and its fields.
+    type Line = (Level, Vec<String>);
+
+    struct Fields<'a>(&'a mut Vec<String>);
+
+    impl Visit for Fields<'_> {
+        fn record_str(&mut self, field: &Field, value: &str) {
+            self.0.push(format!("{}={value}", field.name()));
+        }
+
+        fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
+            self.0.push(format!("{}={value:?}", field.name()));
+        }
+
+        fn record_bool(&mut self, field: &Field, value: bool) {
+            self.0.push(format!("{}={value}", field.name()));
+        }
+    }
+
+    impl Subscriber for Lines {
+        fn enabled(&self, _: &Metadata<'_>) -> bool {
+            true
+        }
+        fn new_span(&self, _: &Attributes<'_>) -> Id {
+            Id::from_u64(1)
+        }
+        fn record(&self, _: &Id, _: &Record<'_>) {}
+        fn record_follows_from(&self, _: &Id, _: &Id) {}
+        fn event(&self, event: &Event<'_>) {
+            let mut fields = Vec::new();
+            event.record(&mut Fields(&mut fields));
+            self.0
+                .lock()
+                .unwrap()
+                .push((*event.metadata().level(), fields));
+        }
+        fn enter(&self, _: &Id) {}
+        fn exit(&self, _: &Id) {}
+    }
+
+    fn lines(f: impl FnOnce()) -> Vec<Line> {
+        let lines = Lines::default();
+        tracing::subscriber::with_default(lines.clone(), f);
+        lines.0.lock().unwrap().clone()
+    }
+
+    /// A source that says its depth.
+    #[derive(Debug)]
+    struct Chain(usize);
+
+    impl fmt::Display for Chain {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "level {}", self.0)
+        }
+    }
+
+    impl Error for Chain {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            None
+        }
+    }
+
+    /// An error with the sources given.
+    #[derive(Debug)]
+    struct Linked(Vec<Chain>);
+
+    impl fmt::Display for Linked {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("top")
+        }
+    }
+
+    impl Error for Linked {
+        fn source(&self) -> Option<&(dyn Error + 'static)> {
+            self.0.first().map(|e| e as _)
+        }
+    }
+
+    #[test]
+    fn sources_outermost_first_and_cut() {
+        /// An endless chain: each link is its own source.
+        #[derive(Debug)]
+        struct Loop;
+        impl fmt::Display for Loop {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("again\n")
+            }
+        }
+        impl Error for Loop {
+            fn source(&self) -> Option<&(dyn Error + 'static)> {
+                Some(&Loop)
+            }
+        }
+        let chain = sources(&Loop);
+        assert_eq!(chain.len(), MAX_SOURCES + 1);
+        assert!(chain[..MAX_SOURCES].iter().all(|link| link == "again\n"));
+        assert_eq!(chain[MAX_SOURCES], "...");
+        assert_eq!(sources(&Linked(vec![Chain(1)])), ["level 1"]);
+        assert_eq!(sources(&Chain(0)), Vec::<String>::new());
+    }
+
+    #[test]
+    fn record_escapes_every_text_field_at_the_owners_level() {
+        let envelope = ErrorEnvelope::new(ErrorClass::Internal, "m")
+            .with_code("A\nB")
+            .with_correlation_id("id\u{1b}[2J");
+        let logged = lines(|| record(&envelope, "shown\r\n", &[String::from("s\u{7}")]));
+        assert_eq!(
+            logged,
+            [(
+                Level::ERROR,
+                vec![
+                    String::from("message=tool call failed"),
+                    String::from(r#"error.class="INTERNAL""#),
+                    String::from(r#"error.code="A\nB""#),
+                    String::from(r#"error.owner="server""#),
+                    String::from(r#"error.effect="unknown""#),
+                    String::from("error.retryable=false"),
+                    String::from(r#"error.correlation_id="id\u{1b}[2J""#),
+                    String::from(r#"error.display="shown\r\n""#),
+                    String::from(r#"error.sources=["s\u{7}"]"#),
+                ]
+            )]
+        );
+        let level = |class| lines(|| record(&ErrorEnvelope::new(class, "m"), "", &[]))[0].0;
+        assert_eq!(level(ErrorClass::Busy), Level::WARN);
+        assert_eq!(level(ErrorClass::Timeout), Level::ERROR);
+        assert_eq!(level(ErrorClass::InvalidArguments), Level::INFO);
+    }
+
+    #[test]
+    fn report_returns_the_envelope_and_logs_once() {
+        let error = Linked(vec![Chain(1)]);
+        let envelope = ErrorEnvelope::new(ErrorClass::Busy, "busy").with_correlation_id("c-1");
+        let mut returned = None;
+        let logged = lines(|| returned = Some(report_as(&error, envelope.clone())));
+        assert_eq!(returned, Some(envelope.clone()));
+        assert_eq!(logged.len(), 1);
+        assert!(
+            logged[0]
+                .1
+                .contains(&String::from(r#"error.display="top""#))
+        );
+        assert!(
+            logged[0]
+                .1
+                .contains(&String::from(r#"error.sources=["level 1"]"#))
+        );
+        let logged = lines(|| returned = Some(report(&envelope)));
+        assert_eq!(returned, Some(envelope));
+        assert_eq!(logged.len(), 1);
     }
 }

@@ -364,12 +364,11 @@ fn flatten() {
         first::<Paged>(json!({"query": "q", "offset": 0})),
         json!([{"path": "/size", "kind": "missing"}])
     );
-    // serde reads a flattened struct from a buffer without a path: its
-    // type problem is reported at the enclosing object (the schema finds
-    // `/size`, see below), with the right types.
+    // serde reads a flattened struct from a buffer without a path; the
+    // value it quotes is found in the arguments.
     assert_eq!(
         first::<Paged>(json!({"query": "q", "offset": 0, "size": "big"})),
-        json!([{"path": "", "kind": "wrong_type", "expected": "an integer", "received": "string"}])
+        json!([{"path": "/size", "kind": "wrong_type", "expected": "an integer", "received": "string"}])
     );
 }
 
@@ -1473,4 +1472,670 @@ fn args_checks_with_the_enabled_parser() {
     let args::Args(checked) =
         serde_json::from_value::<args::Args<Pair>>(json!({"left": 1, "right": 2})).unwrap();
     assert_eq!(checked, Ok(Pair { left: 1, right: 2 }));
+}
+
+// ---------------------------------------------------------------------------
+// Values serde reads through a buffer (internally and adjacently tagged
+// enums, untagged enums, `flatten`), inside sequences and maps: the exact
+// place, from both parsers; where serde cannot see inside (an untagged
+// enum), the enclosing value, with no claim about its type.
+// ---------------------------------------------------------------------------
+
+arguments! {
+    #[derive(Debug, Deserialize)]
+    struct Canvas {
+        shapes: Vec<Figure>,
+        #[serde(default)]
+        named: BTreeMap<String, Figure>,
+        #[serde(default)]
+        layer: Option<Layer>,
+        #[serde(default)]
+        either: Option<Either>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "type", rename_all = "lowercase")]
+    enum Figure {
+        Rect {
+            width: u32,
+            #[serde(default)]
+            size: Option<Dims>,
+        },
+        Group {
+            inner: Mark,
+        },
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct Dims {
+        w: u32,
+        h: u32,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "type", rename_all = "lowercase")]
+    enum Mark {
+        Dot { n: u8 },
+        Line { a: u8, b: u8 },
+        Seg { ends: (u8, u8) },
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "t", content = "c")]
+    enum Layer {
+        Fill { color: String },
+        Alpha(u8),
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Count(u8),
+        Named { name: String },
+    }
+
+    /// `flatten` of an internally tagged enum: `type` sits next to
+    /// `title`.
+    #[derive(Debug, Deserialize)]
+    struct Framed {
+        title: String,
+        #[serde(flatten)]
+        figure: Figure,
+    }
+
+    /// A custom check inside a tagged variant.
+    #[derive(Debug, Deserialize)]
+    struct Vault {
+        guard: Guarded,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "type")]
+    enum Guarded {
+        Key { token: Secretive },
+    }
+
+    /// Integers at and beyond 64 bits.
+    #[derive(Debug, Deserialize)]
+    struct Wide {
+        #[serde(default)]
+        a: u64,
+        #[serde(default)]
+        b: i64,
+        #[serde(default)]
+        c: u32,
+        #[serde(default)]
+        d: Option<u128>,
+    }
+}
+
+/// The problems of both parsers (serde's first problem; with
+/// `jsonschema` also every problem the schema finds) as JSON.
+fn both<T>(arguments: Value) -> (Value, Option<Value>)
+where
+    T: serde::de::DeserializeOwned + std::fmt::Debug + SchemaIfAny,
+{
+    let serde = problems(&args::parse::<T>(arguments.clone()).expect_err("invalid arguments"));
+    let schema = T::with_schema(&arguments).map(|envelope| problems(&envelope.expect("invalid")));
+    (serde, schema)
+}
+
+/// Both parsers report exactly `expected`.
+#[track_caller]
+fn exactly<T>(arguments: Value, expected: Value)
+where
+    T: serde::de::DeserializeOwned + std::fmt::Debug + SchemaIfAny,
+{
+    let (serde, schema) = both::<T>(arguments);
+    assert_eq!(serde, expected, "parse");
+    if let Some(schema) = schema {
+        assert_eq!(schema, expected, "parse_with_schema");
+    }
+}
+
+#[test]
+fn a_field_of_an_internally_tagged_variant() {
+    let arguments =
+        json!({"shapes": [{"type": "rect", "width": 1}, {"type": "rect", "width": "x"}]});
+    let envelope = args::parse::<Canvas>(arguments.clone()).unwrap_err();
+    assert_eq!(
+        envelope.message,
+        "1 problem in the arguments: /shapes/1/width must be an integer, got a string"
+    );
+    exactly::<Canvas>(
+        arguments,
+        json!([{"path": "/shapes/1/width", "kind": "wrong_type", "expected": "an integer", "received": "string"}]),
+    );
+    // An object or null where the integer belongs: the field, not the
+    // variant's object.
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "rect", "width": {"w": 1}}]}),
+        json!([{"path": "/shapes/0/width", "kind": "wrong_type", "expected": "an integer", "received": "object"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "rect", "width": null}]}),
+        json!([{"path": "/shapes/0/width", "kind": "wrong_type", "expected": "an integer", "received": "null"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "rect", "width": -1}]}),
+        json!([{"path": "/shapes/0/width", "kind": "out_of_range", "expected": "an integer from 0 to 4294967295", "received": "integer"}]),
+    );
+}
+
+#[test]
+fn nested_inside_a_tagged_variant() {
+    // A struct inside the variant: its missing field is its own.
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "rect", "width": 1, "size": {"w": 1}}]}),
+        json!([{"path": "/shapes/0/size/h", "kind": "missing"}]),
+    );
+    // Objects at three depths; the innermost is the one serde refused.
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "rect", "width": 7, "size": {"w": 7, "h": {"x": 7}}}]}),
+        json!([{"path": "/shapes/0/size/h", "kind": "wrong_type", "expected": "an integer", "received": "object"}]),
+    );
+    // A tagged enum inside a tagged enum: its own tag is missing, not the
+    // outer one, which was sent.
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "group", "inner": {"n": 1}}]}),
+        json!([{"path": "/shapes/0/inner/type", "kind": "missing"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "group", "inner": {"type": "line", "a": 1, "b": "2"}}]}),
+        json!([{"path": "/shapes/0/inner/b", "kind": "wrong_type", "expected": "an integer", "received": "string"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [{"type": "group", "inner": {"type": "lin", "a": 1}}]}),
+        json!([{"path": "/shapes/0/inner/type", "kind": "unknown_variant", "expected": r#"one of "dot", "line", "seg""#, "received": "string", "suggestions": ["line"]}]),
+    );
+}
+
+#[test]
+fn an_array_of_the_wrong_length_inside_a_tagged_variant() {
+    let (serde, schema) = both::<Canvas>(
+        json!({"shapes": [{"type": "group", "inner": {"type": "seg", "ends": [1]}}]}),
+    );
+    assert_eq!(
+        serde,
+        json!([{"path": "/shapes/0/inner/ends", "kind": "other", "expected": "an array of 2 items", "received": "array"}])
+    );
+    if let Some(schema) = schema {
+        assert_eq!(
+            schema,
+            json!([{"path": "/shapes/0/inner/ends", "kind": "other", "expected": "an array of at least 2 items", "received": "array"}])
+        );
+    }
+    // Two arrays: serde does not say which; the nearest value holding
+    // both, with no claim about it.
+    assert_eq!(
+        first::<Canvas>(
+            json!({"shapes": [{"type": "group", "inner": {"type": "seg", "ends": [1], "x": []}}]})
+        ),
+        json!([{"path": "/shapes/0/inner", "kind": "other", "received": "object"}])
+    );
+}
+
+/// serde's own words without the value, inside a buffer: the buffered
+/// value is the nearest true place.
+#[test]
+fn a_custom_check_inside_a_tagged_variant() {
+    exactly::<Vault>(
+        json!({"guard": {"type": "Key", "token": "hunter2"}}),
+        json!([{"path": "/guard", "kind": "other", "received": "object"}]),
+    );
+    assert_eq!(
+        args::parse::<Vault>(json!({"guard": {"type": "Key", "token": "hunter2"}}))
+            .unwrap_err()
+            .message,
+        "1 problem in the arguments: /guard is invalid"
+    );
+}
+
+/// A tag of the wrong type: a string is expected there.
+#[test]
+fn a_tag_of_the_wrong_type() {
+    assert_eq!(
+        first::<Canvas>(json!({"shapes": [{"type": 5, "width": 1}]})),
+        json!([{"path": "/shapes/0/type", "kind": "wrong_type", "expected": "a string", "received": "integer"}])
+    );
+}
+
+#[test]
+fn inside_a_map_of_tagged_variants() {
+    exactly::<Canvas>(
+        json!({"shapes": [], "named": {"a/b": {"type": "rect", "width": 1}, "c": {"type": "rect", "width": true}}}),
+        json!([{"path": "/named/c/width", "kind": "wrong_type", "expected": "an integer", "received": "boolean"}]),
+    );
+}
+
+#[test]
+fn adjacently_tagged() {
+    // The content before the tag: serde buffers it.
+    exactly::<Canvas>(
+        json!({"shapes": [], "layer": {"c": {"color": 5}, "t": "Fill"}}),
+        json!([{"path": "/layer/c/color", "kind": "wrong_type", "expected": "a string", "received": "integer"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [], "layer": {"t": "Fill", "c": {"color": 5}}}),
+        json!([{"path": "/layer/c/color", "kind": "wrong_type", "expected": "a string", "received": "integer"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [], "layer": {"t": "Alpha", "c": 300}}),
+        json!([{"path": "/layer/c", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}]),
+    );
+    exactly::<Canvas>(
+        json!({"shapes": [], "layer": {"t": "Fill", "c": {}}}),
+        json!([{"path": "/layer/c/color", "kind": "missing"}]),
+    );
+}
+
+#[test]
+fn untagged_points_at_the_enum_without_a_wrong_type() {
+    let (serde, schema) = both::<Canvas>(json!({"shapes": [], "either": {"name": 5}}));
+    // serde tries every variant and tells none: the enum's value is the
+    // place, and the message claims nothing about its type.
+    assert_eq!(
+        serde,
+        json!([{"path": "/either", "kind": "other", "received": "object"}])
+    );
+    assert_eq!(
+        args::parse::<Canvas>(json!({"shapes": [], "either": {"name": 5}}))
+            .unwrap_err()
+            .message,
+        "1 problem in the arguments: /either is invalid"
+    );
+    // The schema knows the one alternative that is an object.
+    if let Some(schema) = schema {
+        assert_eq!(
+            schema,
+            json!([{"path": "/either/name", "kind": "wrong_type", "expected": "a string", "received": "integer"}])
+        );
+    }
+}
+
+#[test]
+fn flatten_of_a_tagged_enum() {
+    // The tag was sent: never "/type is missing".
+    exactly::<Framed>(
+        json!({"title": "t", "type": "group", "inner": {"n": 1}}),
+        json!([{"path": "/inner/type", "kind": "missing"}]),
+    );
+    // "x" twice: the title is fine, the width is not.
+    exactly::<Framed>(
+        json!({"title": "x", "type": "rect", "width": "x"}),
+        json!([{"path": "/width", "kind": "wrong_type", "expected": "an integer", "received": "string"}]),
+    );
+    exactly::<Framed>(
+        json!({"title": "t", "type": "rect"}),
+        json!([{"path": "/width", "kind": "missing"}]),
+    );
+    exactly::<Framed>(
+        json!({"title": "t", "type": "rectangle", "width": 1}),
+        json!([{"path": "/type", "kind": "unknown_variant", "expected": r#"one of "rect", "group""#, "received": "string", "suggestions": ["rect"]}]),
+    );
+}
+
+/// serde_json reads an integer literal beyond 64 bits as a float: it is
+/// still an integer, out of the type's range.
+#[test]
+fn integers_beyond_a_types_range() {
+    let wide = |text: &str| -> Value { serde_json::from_str(text).unwrap() };
+    let range = |path: &str, expected: &str| json!([{"path": path, "kind": "out_of_range", "expected": expected, "received": "integer"}]);
+    let u64_range = "an integer from 0 to 18446744073709551615";
+    let i64_range = "an integer from -9223372036854775808 to 9223372036854775807";
+    let u32_range = "an integer from 0 to 4294967295";
+    for (text, expected) in [
+        (r#"{"a": 18446744073709551616}"#, range("/a", u64_range)),
+        (
+            r#"{"a": 100000000000000000000000000000}"#,
+            range("/a", u64_range),
+        ),
+        (r#"{"a": -1}"#, range("/a", u64_range)),
+        (r#"{"b": 9223372036854775808}"#, range("/b", i64_range)),
+        (r#"{"b": -9223372036854775809}"#, range("/b", i64_range)),
+        (r#"{"c": 4294967296}"#, range("/c", u32_range)),
+        (r#"{"c": 18446744073709551616}"#, range("/c", u32_range)),
+        (r#"{"c": -1e300}"#, range("/c", u32_range)),
+        (
+            r#"{"d": -1}"#,
+            range(
+                "/d",
+                "an integer from 0 to 340282366920938463463374607431768211455",
+            ),
+        ),
+    ] {
+        exactly::<Wide>(wide(text), expected);
+    }
+    let envelope = args::parse::<Wide>(wide(r#"{"a": 18446744073709551616}"#)).unwrap_err();
+    assert_eq!(
+        envelope.message,
+        "1 problem in the arguments: /a must be an integer from 0 to 18446744073709551615"
+    );
+    // A whole number written as a float, and one only a 128-bit type
+    // holds, which serde_json cannot read: in range, but not readable.
+    assert_eq!(
+        first::<Wide>(wide(r#"{"c": 5.0}"#)),
+        json!([{"path": "/c", "kind": "other", "expected": "an integer without a fraction or exponent", "received": "integer"}])
+    );
+    assert_eq!(
+        first::<Wide>(wide(r#"{"d": 18446744073709551616}"#)),
+        json!([{"path": "/d", "kind": "other", "expected": "an integer from 0 to 18446744073709551615", "received": "integer"}])
+    );
+    // A fraction is a wrong type.
+    exactly::<Wide>(
+        wide(r#"{"c": 1.5}"#),
+        json!([{"path": "/c", "kind": "wrong_type", "expected": "an integer", "received": "number"}]),
+    );
+    // Inside a tagged variant too.
+    exactly::<Canvas>(
+        wide(r#"{"shapes": [{"type": "rect", "width": 18446744073709551616}]}"#),
+        range("/shapes/0/width", u32_range),
+    );
+    assert_eq!(args::json_type(&wide("18446744073709551616")), "integer");
+    assert_eq!(args::json_type(&json!(5.0)), "integer");
+    assert_eq!(args::json_type(&json!(5.5)), "number");
+}
+
+/// Every problem at once with a schema: each integer out of its type's
+/// range, the 64-bit ones included.
+#[cfg(feature = "jsonschema")]
+#[test]
+fn integers_beyond_range_all_at_once() {
+    let arguments: Value = serde_json::from_str(
+        r#"{"a": 18446744073709551616, "b": 9223372036854775808, "c": 4294967296}"#,
+    )
+    .unwrap();
+    let envelope = args::parse_with_schema::<Wide>(arguments).unwrap_err();
+    assert_eq!(
+        problems(&envelope),
+        json!([
+            {"path": "/a", "kind": "out_of_range", "expected": "an integer from 0 to 18446744073709551615", "received": "integer"},
+            {"path": "/b", "kind": "out_of_range", "expected": "an integer from -9223372036854775808 to 9223372036854775807", "received": "integer"},
+            {"path": "/c", "kind": "out_of_range", "expected": "an integer from 0 to 4294967295", "received": "integer"},
+        ])
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Valid arguments of buffered shapes with one fault injected: every
+// problem reported is at or above the fault, and one names it.
+// ---------------------------------------------------------------------------
+
+mod injected {
+    use super::*;
+
+    arguments! {
+        #[derive(Debug, Deserialize)]
+        struct Root {
+            name: String,
+            #[serde(flatten)]
+            body: Body,
+            items: Vec<Item>,
+            #[serde(default)]
+            map: BTreeMap<String, Leaf>,
+            either: Either,
+            adj: Adj,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(tag = "type")]
+        enum Body {
+            Plain { level: u8 },
+            Nested {
+                leaf: Leaf,
+                #[serde(flatten)]
+                extra: Extra,
+            },
+        }
+
+        #[derive(Debug, Deserialize)]
+        struct Extra {
+            count: u32,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(tag = "kind")]
+        enum Item {
+            One { leaf: Leaf },
+            Two { leaves: Vec<Leaf>, label: String },
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Leaf {
+            n: u8,
+            flag: bool,
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(untagged)]
+        enum Either {
+            Leaf(Leaf),
+            Text(String),
+        }
+
+        #[derive(Debug, Deserialize)]
+        #[serde(tag = "t", content = "c")]
+        enum Adj {
+            A { leaf: Leaf },
+            B(u8),
+        }
+    }
+
+    fn leaf() -> impl Strategy<Value = Value> {
+        (any::<u8>(), any::<bool>()).prop_map(|(n, flag)| json!({"n": n, "flag": flag}))
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        "[a-z]{0,3}"
+    }
+
+    /// A valid `Root`.
+    fn root() -> impl Strategy<Value = Value> {
+        let body = prop_oneof![
+            any::<u8>().prop_map(|level| json!({"type": "Plain", "level": level})),
+            (leaf(), any::<u32>())
+                .prop_map(|(leaf, count)| json!({"type": "Nested", "leaf": leaf, "count": count})),
+        ];
+        let item = prop_oneof![
+            leaf().prop_map(|leaf| json!({"kind": "One", "leaf": leaf})),
+            (prop::collection::vec(leaf(), 0..3), text()).prop_map(
+                |(leaves, label)| json!({"kind": "Two", "leaves": leaves, "label": label})
+            ),
+        ];
+        let either = prop_oneof![leaf(), text().prop_map(Value::from)];
+        let adj = prop_oneof![
+            leaf().prop_map(|leaf| json!({"t": "A", "c": {"leaf": leaf}})),
+            any::<u8>().prop_map(|n| json!({"t": "B", "c": n})),
+        ];
+        (
+            text(),
+            body,
+            prop::collection::vec(item, 0..3),
+            prop::collection::btree_map("[a-z]{1,3}", leaf(), 0..3),
+            either,
+            adj,
+        )
+            .prop_map(|(name, body, items, map, either, adj)| {
+                let mut root =
+                    json!({"name": name, "items": items, "map": map, "either": either, "adj": adj});
+                let object = root.as_object_mut().unwrap();
+                for (key, value) in body.as_object().unwrap() {
+                    object.insert(key.clone(), value.clone());
+                }
+                root
+            })
+    }
+
+    /// One way to break the arguments at `tokens`, and the kind of
+    /// problem it is.
+    #[derive(Debug, Clone)]
+    enum Fault {
+        Replace(Value, &'static str),
+        Remove,
+    }
+
+    /// Every fault that can be injected into `value` (valid `Root`
+    /// arguments), by the field it hits.
+    fn faults(root: &Value) -> Vec<(Vec<String>, Fault)> {
+        let mut faults = Vec::new();
+        let mut stack = vec![(Vec::<String>::new(), root)];
+        while let Some((tokens, value)) = stack.pop() {
+            let key = tokens.last().map(String::as_str).unwrap_or("");
+            let in_map = tokens.len() == 2 && tokens[0] == "map";
+            match value {
+                Value::Object(object) => {
+                    // A `Leaf` refuses unknown keys.
+                    if object.contains_key("n") && object.contains_key("flag") {
+                        let mut inner = tokens.clone();
+                        inner.push(String::from("nn"));
+                        faults.push((inner, Fault::Replace(json!(1), "unknown_field")));
+                    }
+                    for (k, v) in object {
+                        let mut inner = tokens.clone();
+                        inner.push(k.clone());
+                        // Every key is required but `map` (and its
+                        // entries, whose keys are free).
+                        let free = (tokens.len() == 1 && tokens[0] == "map")
+                            || (tokens.is_empty() && k == "map");
+                        if !free {
+                            faults.push((inner.clone(), Fault::Remove));
+                        }
+                        stack.push((inner, v));
+                    }
+                }
+                Value::Array(items) => {
+                    for (i, v) in items.iter().enumerate() {
+                        let mut inner = tokens.clone();
+                        inner.push(i.to_string());
+                        stack.push((inner, v));
+                    }
+                }
+                Value::Number(_) => {
+                    let wide = key == "count";
+                    faults.push((tokens.clone(), Fault::Replace(json!("x"), "wrong_type")));
+                    let out = if wide { json!(-1) } else { json!(300) };
+                    faults.push((tokens.clone(), Fault::Replace(out, "out_of_range")));
+                    if !wide {
+                        faults.push((tokens.clone(), Fault::Replace(json!(-1), "out_of_range")));
+                    }
+                    let beyond: Value = serde_json::from_str("18446744073709551616").unwrap();
+                    faults.push((tokens.clone(), Fault::Replace(beyond, "out_of_range")));
+                }
+                Value::Bool(_) => {
+                    faults.push((tokens.clone(), Fault::Replace(json!(1), "wrong_type")));
+                }
+                Value::String(_) if matches!(key, "type" | "kind" | "t") && !in_map => {
+                    faults.push((
+                        tokens.clone(),
+                        Fault::Replace(json!("Zzz"), "unknown_variant"),
+                    ));
+                }
+                Value::String(_) => {
+                    faults.push((tokens.clone(), Fault::Replace(json!(5), "wrong_type")));
+                }
+                Value::Null => {}
+            }
+        }
+        faults
+    }
+
+    fn inject(root: &Value, tokens: &[String], fault: &Fault) -> Value {
+        let mut broken = root.clone();
+        let (last, parent) = tokens.split_last().unwrap();
+        let mut at = &mut broken;
+        for token in parent {
+            at = match at {
+                Value::Object(map) => map.get_mut(token).unwrap(),
+                Value::Array(items) => &mut items[token.parse::<usize>().unwrap()],
+                _ => unreachable!(),
+            };
+        }
+        match (at, fault) {
+            (Value::Object(map), Fault::Remove) => {
+                map.remove(last);
+            }
+            (Value::Object(map), Fault::Replace(value, _)) => {
+                map.insert(last.clone(), value.clone());
+            }
+            (Value::Array(items), Fault::Replace(value, _)) => {
+                items[last.parse::<usize>().unwrap()] = value.clone();
+            }
+            _ => unreachable!(),
+        }
+        broken
+    }
+
+    /// Whether the pointer `outer` is `inner` or one of its ancestors.
+    fn at_or_above(outer: &str, inner: &str) -> bool {
+        inner
+            .strip_prefix(outer)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }
+
+    fn check(
+        envelope: &ErrorEnvelope,
+        fault_path: &str,
+        kind: &str,
+        exact: bool,
+    ) -> Result<(), TestCaseError> {
+        let problems = &envelope.argument_errors;
+        prop_assert!(!problems.is_empty());
+        for problem in problems {
+            prop_assert!(
+                at_or_above(&problem.path, fault_path),
+                "{} is not at or above the fault at {}: {:?}",
+                problem.path,
+                fault_path,
+                problems
+            );
+            // Only the fault's own problem may be at its path (an untagged
+            // enum is `other`: serde tells no more).
+            if problem.path == fault_path && exact {
+                prop_assert_eq!(problem.kind.as_str(), kind, "{:?}", problems);
+            }
+        }
+        // One problem names the fault: at its path, or (inside an untagged
+        // enum, which serde cannot see into) at the enum.
+        if exact {
+            prop_assert!(
+                problems
+                    .iter()
+                    .any(|p| p.path == fault_path && p.kind.as_str() == kind),
+                "no {} at {}: {:?}",
+                kind,
+                fault_path,
+                problems
+            );
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn every_problem_is_at_or_above_the_injected_fault(
+            (root, pick) in root().prop_flat_map(|root| {
+                let count = faults(&root).len();
+                (Just(root), 0..count)
+            })
+        ) {
+            prop_assert!(args::parse::<Root>(root.clone()).is_ok(), "valid: {}", root);
+            let (tokens, fault) = faults(&root)[pick].clone();
+            let broken = inject(&root, &tokens, &fault);
+            let fault_path = args::pointer(&tokens);
+            let kind = match &fault {
+                Fault::Remove => "missing",
+                Fault::Replace(_, kind) => kind,
+            };
+            let untagged = tokens.first().map(String::as_str) == Some("either");
+            let envelope = args::parse::<Root>(broken.clone()).expect_err("the fault is found");
+            check(&envelope, &fault_path, kind, !untagged)?;
+            if let Some(envelope) = Root::with_schema(&broken) {
+                let envelope = envelope.expect("the fault is found");
+                check(&envelope, &fault_path, kind, !untagged)?;
+            }
+        }
+    }
 }

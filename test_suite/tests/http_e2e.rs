@@ -211,7 +211,7 @@ impl Log {
             .lines()
             .filter(|line| {
                 ids.iter()
-                    .any(|id| line.contains(&format!(" correlation_id={id}}}")))
+                    .any(|id| line.contains(&format!(" correlation_id=\"{id}\"}}")))
             })
             .map(str::to_owned)
             .collect()
@@ -737,7 +737,7 @@ async fn request_id_round_trip() {
     let lines = log.lines(&["req-1", "4bf92f3577b34da6a3ce929d0e0e4736", &id]);
     let line = |id: &str| {
         format!(
-            " INFO tool_call{{tool=GET /tables/{{table}} correlation_id={id}}}: tool call failed error.class=\"OBJECT_NOT_FOUND\" error.code=\"TABLE_NOT_FOUND\" error.owner=\"caller\" error.effect=\"nothing\" error.retryable=false error.correlation_id=\"{id}\" error.display=\"table EMPLOYES does not exist\" error.sources=[]"
+            " INFO tool_call{{tool=\"GET /tables/{{table}}\" correlation_id=\"{id}\"}}: tool call failed error.class=\"OBJECT_NOT_FOUND\" error.code=\"TABLE_NOT_FOUND\" error.owner=\"caller\" error.effect=\"nothing\" error.retryable=false error.correlation_id=\"{id}\" error.display=\"table EMPLOYES does not exist\" error.sources=[]"
         )
     };
     assert_eq!(
@@ -787,7 +787,7 @@ async fn server_owned_body_holds_no_internals() {
     assert_eq!(
         log.lines(&["req-export"]),
         [concat!(
-            "ERROR tool_call{tool=GET /tables/{table}/export correlation_id=req-export}: tool call failed ",
+            "ERROR tool_call{tool=\"GET /tables/{table}/export\" correlation_id=\"req-export\"}: tool call failed ",
             "error.class=\"CONNECTION_FAILED\" error.code=\"STORE_OFFLINE\" error.owner=\"server\" ",
             "error.effect=\"nothing\" error.retryable=true error.correlation_id=\"req-export\" ",
             "error.display=\"export store exports.internal.example:9000 refused the connection\" ",

@@ -20,7 +20,10 @@ struct Captured {
 }
 
 #[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<Captured>>>);
+struct Capture(
+    Arc<Mutex<Vec<Captured>>>,
+    Arc<Mutex<Vec<BTreeMap<String, String>>>>,
+);
 
 struct Fields<'a>(&'a mut BTreeMap<String, String>);
 
@@ -43,8 +46,12 @@ impl Subscriber for Capture {
         true
     }
 
-    fn new_span(&self, _: &Attributes<'_>) -> Id {
-        Id::from_u64(1)
+    fn new_span(&self, attributes: &Attributes<'_>) -> Id {
+        let mut fields = BTreeMap::new();
+        attributes.record(&mut Fields(&mut fields));
+        let mut spans = self.1.lock().unwrap();
+        spans.push(fields);
+        Id::from_u64(spans.len() as u64)
     }
 
     fn record(&self, _: &Id, _: &Record<'_>) {}
@@ -66,9 +73,16 @@ impl Subscriber for Capture {
 }
 
 fn capture(f: impl FnOnce()) -> Vec<Captured> {
+    capture_with_spans(f).0
+}
+
+/// The events, and the fields of the spans opened meanwhile.
+fn capture_with_spans(f: impl FnOnce()) -> (Vec<Captured>, Vec<BTreeMap<String, String>>) {
     let capture = Capture::default();
     tracing::subscriber::with_default(capture.clone(), f);
-    capture.0.lock().unwrap().clone()
+    let events = capture.0.lock().unwrap().clone();
+    let spans = capture.1.lock().unwrap().clone();
+    (events, spans)
 }
 
 /// The low-level error a pool reports.
@@ -116,10 +130,10 @@ fn a_server_error_is_logged_at_error_with_its_whole_story() {
             level: Level::ERROR,
             fields: fields(&[
                 ("message", "tool call failed"),
-                ("error.class", "CONNECTION_FAILED"),
-                ("error.code", "UNREACHABLE"),
-                ("error.owner", "server"),
-                ("error.effect", "unknown"),
+                ("error.class", "\"CONNECTION_FAILED\""),
+                ("error.code", "\"UNREACHABLE\""),
+                ("error.owner", "\"server\""),
+                ("error.effect", "\"unknown\""),
                 ("error.retryable", "false"),
                 ("error.correlation_id", "\"req-42\""),
                 ("error.display", "\"query failed on db-7.internal\""),
@@ -152,10 +166,10 @@ fn a_caller_error_is_logged_at_info_without_secrets() {
             level: Level::INFO,
             fields: fields(&[
                 ("message", "tool call failed"),
-                ("error.class", "UNAUTHENTICATED"),
-                ("error.code", "LOGIN"),
-                ("error.owner", "caller"),
-                ("error.effect", "nothing"),
+                ("error.class", "\"UNAUTHENTICATED\""),
+                ("error.code", "\"LOGIN\""),
+                ("error.owner", "\"caller\""),
+                ("error.effect", "\"nothing\""),
                 ("error.retryable", "false"),
                 ("error.correlation_id", "\"\""),
                 ("error.display", "\"login failed for ada\""),
@@ -214,7 +228,7 @@ fn busy_is_logged_at_warn() {
     });
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].level, Level::WARN);
-    assert_eq!(events[0].fields["error.owner"], "server");
+    assert_eq!(events[0].fields["error.owner"], "\"server\"");
 }
 
 /// A call context answers a failure with exactly one log line, carrying
@@ -243,10 +257,10 @@ fn a_call_context_logs_each_failure_once_with_its_id() {
             level: Level::ERROR,
             fields: fields(&[
                 ("message", "tool call failed"),
-                ("error.class", "CONNECTION_FAILED"),
-                ("error.code", "UNREACHABLE"),
-                ("error.owner", "server"),
-                ("error.effect", "nothing"),
+                ("error.class", "\"CONNECTION_FAILED\""),
+                ("error.code", "\"UNREACHABLE\""),
+                ("error.owner", "\"server\""),
+                ("error.effect", "\"nothing\""),
                 ("error.retryable", "true"),
                 ("error.correlation_id", "\"call-9\""),
                 ("error.display", "\"query failed on db-7.internal\""),
@@ -257,4 +271,136 @@ fn a_call_context_logs_each_failure_once_with_its_id() {
             ]),
         }]
     );
+}
+
+/// Text that would forge a line or colour a terminal in a plain-text log:
+/// newlines, a carriage return, ANSI escapes, a bell, a NUL, a
+/// right-to-left override, a quote and a backslash.
+const FORGED: &str =
+    "ok\n ERROR forged: admin logged in\r\u{1b}[31mred\u{1b}[0m\t\u{7}\u{0}\u{202e}\"\\";
+
+/// `FORGED` as every text field records it.
+const ESCAPED: &str =
+    r#""ok\n ERROR forged: admin logged in\r\u{1b}[31mred\u{1b}[0m\t\u{7}\0\u{202e}\"\\""#;
+
+/// An error whose `Display` and every `source()` relay a downstream
+/// server's text.
+#[derive(Debug)]
+struct Relayed(&'static str, Option<Box<Relayed>>);
+
+impl fmt::Display for Relayed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for Relayed {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.1.as_deref().map(|e| e as _)
+    }
+}
+
+/// No character a terminal acts on is left in `text`.
+fn inert(text: &str) -> bool {
+    !text.chars().any(|c| c.is_control() || c == '\u{202e}')
+}
+
+/// Every text field of every event (`INFO`, `WARN`, `ERROR`; through
+/// `report`, `report_as` and a call context) escapes control characters,
+/// ANSI escapes and newlines the same way.
+#[test]
+fn every_text_field_of_every_event_is_escaped() {
+    let error = Relayed(FORGED, Some(Box::new(Relayed(FORGED, None))));
+    let classes = [
+        (
+            envelope::ErrorClass::ObjectNotFound,
+            Level::INFO,
+            "OBJECT_NOT_FOUND",
+            "caller",
+            "nothing",
+        ),
+        (
+            envelope::ErrorClass::Busy,
+            Level::WARN,
+            "BUSY",
+            "server",
+            "nothing",
+        ),
+        (
+            envelope::ErrorClass::Internal,
+            Level::ERROR,
+            "INTERNAL",
+            "server",
+            "nothing",
+        ),
+    ];
+    for (class, level, name, owner, effect) in classes {
+        // A code and an id read from a peer: the lenient reader keeps them.
+        let envelope: ErrorEnvelope = serde_json::from_value(serde_json::json!({
+            "error_class": name,
+            "message": FORGED,
+            "code": FORGED,
+            "correlation_id": FORGED,
+        }))
+        .unwrap();
+        assert_eq!(envelope.error_class, class);
+        let events = capture(|| drop(envelope::log::report_as(&error, envelope.clone())));
+        let quoted = |word: &str| format!("\"{word}\"");
+        assert_eq!(
+            events,
+            [Captured {
+                level,
+                fields: fields(&[
+                    ("message", "tool call failed"),
+                    ("error.class", &quoted(name)),
+                    ("error.code", ESCAPED),
+                    ("error.owner", &quoted(owner)),
+                    ("error.effect", &quoted(effect)),
+                    ("error.retryable", "false"),
+                    ("error.correlation_id", ESCAPED),
+                    ("error.display", ESCAPED),
+                    ("error.sources", &format!("[{ESCAPED}]")),
+                ]),
+            }],
+            "{name}"
+        );
+        // The envelope as the error: its own `Display` goes to the log.
+        let events = capture(|| drop(envelope::log::report(&envelope)));
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].fields["error.code"], ESCAPED);
+        assert!(events[0].fields["error.display"].contains(r"\n ERROR forged"));
+        for value in events.iter().flat_map(|event| event.fields.values()) {
+            assert!(inert(value), "{value}");
+        }
+    }
+
+    // Through a call context: its span's fields too.
+    use envelope::{CallContext, OrFail};
+    let call = CallContext::new(FORGED).with_correlation_id(FORGED);
+    let (events, spans) = capture_with_spans(|| {
+        drop(
+            Err::<(), _>(DbError::Login {
+                user: FORGED.into(),
+                password: String::new(),
+            })
+            .or_fail(&call),
+        );
+    });
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0].fields["error.correlation_id"], ESCAPED);
+    assert_eq!(
+        events[0].fields["error.display"],
+        format!("\"login failed for {}", &ESCAPED[1..])
+    );
+    assert_eq!(
+        spans,
+        [fields(&[("tool", ESCAPED), ("correlation_id", ESCAPED)])]
+    );
+    for value in events
+        .iter()
+        .flat_map(|e| e.fields.values())
+        .chain(spans.iter().flat_map(|s| s.values()))
+    {
+        assert!(inert(value), "{value}");
+    }
 }

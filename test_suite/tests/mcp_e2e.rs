@@ -403,7 +403,7 @@ fn check_operator_log(transcript: &Value) {
         assert!(line.contains("tool call failed"), "{line}");
         assert!(
             line.contains(&format!(
-                "tool_call{{tool={} ",
+                "tool_call{{tool=\"{}\" ",
                 call["name"].as_str().unwrap()
             )),
             "{line}"

@@ -31,6 +31,7 @@ impl Found {
 /// Every problem `schema` finds in `arguments`; `None` when the schema does
 /// not compile.
 pub(super) fn problems(schema: &Value, arguments: &Value) -> Option<Found> {
+    let schema = &bounded(schema);
     let validator = jsonschema::validator_for(schema).ok()?;
     let mut found = Found {
         problems: Vec::new(),
@@ -321,11 +322,21 @@ fn range(node: Option<&Value>, kind: &ValidationErrorKind, limit: &Value) -> Str
             _ => false,
         });
     let noun = if integer { "an integer" } else { "a number" };
-    let bound = |key| {
+    // A bound the schema leaves out is the integer format's, if any
+    // (`uint128` has only `minimum: 0`).
+    let format = node
+        .and_then(|node| node.get("format"))
+        .and_then(Value::as_str)
+        .filter(|_| integer)
+        .and_then(format_bounds_text);
+    let bound = |key, of_format: Option<String>| {
         node.and_then(|node| node.get(key))
             .filter(|b| b.is_number())
+            .map(Value::to_string)
+            .or(of_format)
     };
-    if let (Some(min), Some(max)) = (bound("minimum"), bound("maximum"))
+    let (min_text, max_text) = format.unzip();
+    if let (Some(min), Some(max)) = (bound("minimum", min_text), bound("maximum", max_text))
         && matches!(
             kind,
             ValidationErrorKind::Minimum { .. } | ValidationErrorKind::Maximum { .. }
@@ -342,6 +353,74 @@ fn range(node: Option<&Value>, kind: &ValidationErrorKind, limit: &Value) -> Str
     format!("{noun} {relation} {limit}")
 }
 
+/// `schema` with the bounds of every integer `format` schemars writes
+/// (`uint32`, `int64`, ...) added where the schema leaves them out:
+/// schemars writes only `minimum: 0` for a `u32`, and a format is not
+/// checked, so a `u32` of 2^32 would pass and a `-1` would read "at least
+/// 0" where serde says "from 0 to 4294967295". 128-bit bounds do not fit
+/// a JSON number serde_json holds exactly; serde checks those.
+fn bounded(schema: &Value) -> Value {
+    let mut schema = schema.clone();
+    let mut stack = vec![&mut schema];
+    while let Some(node) = stack.pop() {
+        match node {
+            Value::Object(object) => {
+                let integer = object.get("type").is_some_and(|ty| match ty {
+                    Value::String(one) => one == "integer",
+                    Value::Array(many) => many.iter().any(|one| one == "integer"),
+                    _ => false,
+                });
+                let limits = match object.get("format").and_then(Value::as_str) {
+                    Some(format) if integer => format_bounds(format),
+                    _ => None,
+                };
+                if let Some((min, max)) = limits {
+                    object.entry("minimum").or_insert(min);
+                    object.entry("maximum").or_insert(max);
+                }
+                stack.extend(object.values_mut());
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+    schema
+}
+
+/// The bounds of an integer `format` as schemars names it, as text: the
+/// 128-bit ones too.
+fn format_bounds_text(format: &str) -> Option<(String, String)> {
+    match format {
+        "int128" => Some((i128::MIN.to_string(), i128::MAX.to_string())),
+        "uint128" => Some((String::from("0"), u128::MAX.to_string())),
+        other => format_bounds(other).map(|(min, max)| (min.to_string(), max.to_string())),
+    }
+}
+
+/// The bounds of an integer `format` as schemars names it.
+fn format_bounds(format: &str) -> Option<(Value, Value)> {
+    macro_rules! formats {
+        ($($name:literal => $ty:ty,)*) => {
+            match format {
+                $($name => Some((Value::from(<$ty>::MIN), Value::from(<$ty>::MAX))),)*
+                _ => None,
+            }
+        };
+    }
+    formats! {
+        "int8" => i8,
+        "uint8" => u8,
+        "int16" => i16,
+        "uint16" => u16,
+        "int32" => i32,
+        "uint32" => u32,
+        "int64" => i64,
+        "uint64" => u64,
+        "int" => isize,
+        "uint" => usize,
+    }
+}
+
 /// The unescaped reference tokens of a JSON Pointer (RFC 6901: `~1` is
 /// `/`, then `~0` is `~`).
 fn tokens(pointer: &str) -> Vec<String> {
@@ -355,6 +434,56 @@ fn tokens(pointer: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_formats_get_their_bounds() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": "integer", "format": "uint32", "minimum": 0},
+                "b": {"type": ["integer", "null"], "format": "int64"},
+                "c": {"type": "integer", "format": "uint8", "minimum": 1, "maximum": 9},
+                "d": {"type": "integer", "format": "uint128", "minimum": 0},
+                "e": {"type": "string", "format": "uint32"},
+                "f": {"items": [{"type": "integer", "format": "int8"}]},
+            },
+        });
+        assert_eq!(
+            bounded(&schema),
+            serde_json::json!({
+                "type": "object",
+                "properties": {
+                    "a": {"type": "integer", "format": "uint32", "minimum": 0, "maximum": 4_294_967_295_u32},
+                    "b": {"type": ["integer", "null"], "format": "int64", "minimum": i64::MIN, "maximum": i64::MAX},
+                    "c": {"type": "integer", "format": "uint8", "minimum": 1, "maximum": 9},
+                    "d": {"type": "integer", "format": "uint128", "minimum": 0},
+                    "e": {"type": "string", "format": "uint32"},
+                    "f": {"items": [{"type": "integer", "format": "int8", "minimum": -128, "maximum": 127}]},
+                },
+            })
+        );
+        assert_eq!(
+            format_bounds("uint16"),
+            Some((Value::from(0), Value::from(65_535)))
+        );
+        assert_eq!(
+            format_bounds("int16"),
+            Some((Value::from(-32_768), Value::from(32_767)))
+        );
+        assert_eq!(
+            format_bounds("uint64"),
+            Some((Value::from(0), Value::from(u64::MAX)))
+        );
+        assert_eq!(
+            format_bounds("uint"),
+            Some((Value::from(0), Value::from(usize::MAX)))
+        );
+        assert_eq!(
+            format_bounds("int"),
+            Some((Value::from(isize::MIN), Value::from(isize::MAX)))
+        );
+        assert_eq!(format_bounds("double"), None);
+    }
 
     #[test]
     fn tokens_unescape_in_rfc_order() {

@@ -9,36 +9,82 @@
 //! `, expected ` (a received string cannot end the message), and names
 //! between backticks in that text.
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_path_to_error::{Error, Segment};
 
 use super::{lookup, near_misses, one_of, pointer};
-use crate::argument_error::{ArgumentError, ArgumentErrorKind};
+use crate::argument_error::{ArgumentError, ArgumentErrorKind, json_type};
 
-/// The problem serde stopped at, located in `arguments`.
-pub(super) fn problem(error: &Error<serde_json::Error>, arguments: &Value) -> ArgumentError {
+mod locate;
+
+pub(in crate::args) use locate::Retry;
+use locate::{Fault, Place, Quoted};
+
+/// The problem serde stopped at, located in `arguments`, which serde
+/// could not read as a `T`. Where serde's path stops at a value it read
+/// through a buffer (see [`locate`]), `T` is deserialized again from
+/// changed arguments to find the place.
+pub(super) fn problem<T: DeserializeOwned>(
+    error: &Error<serde_json::Error>,
+    arguments: &Value,
+) -> ArgumentError {
+    let retry = |changed: &Value| {
+        serde_path_to_error::deserialize::<_, T>(changed)
+            .err()
+            .map(|error| (tokens(error.path(), changed), error.inner().to_string()))
+    };
+    problem_with(error, arguments, &retry)
+}
+
+/// [`problem`], with `retry` reading changed arguments as the caller
+/// read the first ones (the strings of a URL, through their own
+/// deserializer).
+pub(super) fn problem_with(
+    error: &Error<serde_json::Error>,
+    arguments: &Value,
+    retry: Retry<'_>,
+) -> ArgumentError {
     let tokens = tokens(error.path(), arguments);
     let message = error.inner().to_string();
-    let at = lookup(arguments, &tokens);
-    let here = || pointer(&tokens);
+    let path = tokens.clone();
+    let said = (path.as_slice(), message.as_str());
+    let locate = |fault: &Fault<'_>, tokens: Vec<String>| {
+        locate::locate(fault, tokens, arguments, said, retry)
+    };
+    // Somewhere inside the value at `tokens`: no claim about the value
+    // itself beyond that.
+    let within = |tokens: Vec<String>| {
+        let mut problem = ArgumentError::new(ArgumentErrorKind::Other, pointer(&tokens));
+        if let Some(value) = lookup(arguments, &tokens) {
+            problem = problem.with_received(value);
+        }
+        problem
+    };
 
     if let Some(name) = message
         .strip_prefix("missing field `")
         .and_then(|rest| rest.strip_suffix('`'))
     {
-        return ArgumentError::new(
-            ArgumentErrorKind::Missing,
-            pointer(tokens.iter().map(String::as_str).chain([name])),
-        );
+        return match locate(&Fault::Missing(name), tokens) {
+            Place::Exact(tokens) => {
+                ArgumentError::new(ArgumentErrorKind::Missing, pointer(&tokens))
+            }
+            Place::Within(tokens) => within(tokens),
+        };
     }
     if let Some(rest) = message.strip_prefix("unknown field `") {
         let (name, names) = name_and_names(rest, "there are no fields");
         // serde_path_to_error records the key, except when serde finds the
-        // key only after reading the object (`flatten`): then add it.
-        let mut tokens = tokens.clone();
-        if tokens.last().map(String::as_str) != Some(name) {
-            tokens.push(String::from(name));
+        // key only after reading the object (`flatten`).
+        let mut object = tokens;
+        if object.last().map(String::as_str) == Some(name) {
+            object.pop();
         }
+        let tokens = match locate(&Fault::UnknownField(name), object) {
+            Place::Exact(tokens) => tokens,
+            Place::Within(tokens) => return within(tokens),
+        };
         let object = lookup(arguments, &tokens[..tokens.len() - 1]).and_then(Value::as_object);
         // A name already sent is no near miss.
         let absent =
@@ -50,48 +96,137 @@ pub(super) fn problem(error: &Error<serde_json::Error>, arguments: &Value) -> Ar
         }
         return problem;
     }
-    let mut problem = if let Some(rest) = message.strip_prefix("unknown variant `") {
+    if let Some(rest) = message.strip_prefix("unknown variant `") {
         let (name, names) = name_and_names(rest, "there are no variants");
-        let mut problem = ArgumentError::new(ArgumentErrorKind::UnknownVariant, here())
+        let tokens = match locate(&Fault::UnknownVariant(name), tokens) {
+            Place::Exact(tokens) => tokens,
+            Place::Within(tokens) => return within(tokens),
+        };
+        let mut problem = ArgumentError::new(ArgumentErrorKind::UnknownVariant, pointer(&tokens))
             .with_suggestions(near_misses(name, &names));
         problem.expected = one_of(names);
-        problem
-    } else if let Some((unexpected, expected)) = split(&message, "invalid type: ") {
-        let mut problem = ArgumentError::new(ArgumentErrorKind::WrongType, here())
-            .with_expected(json_expected(expected, false));
-        problem.received = received(unexpected).map(String::from);
-        problem
-    } else if let Some((unexpected, expected)) = split(&message, "invalid value: ") {
-        let received = received(unexpected);
-        let number = matches!(received, Some("integer" | "number"));
-        let kind = if number {
-            ArgumentErrorKind::OutOfRange
-        } else {
-            ArgumentErrorKind::Other
+        if let Some(value) = lookup(arguments, &tokens) {
+            problem = problem.with_received(value);
+        }
+        return problem;
+    }
+    if let Some((unexpected, expected)) = split_invalid(&message) {
+        let tokens = match locate(
+            &Fault::Value {
+                unexpected,
+                expected,
+            },
+            tokens,
+        ) {
+            Place::Exact(tokens) => tokens,
+            Place::Within(tokens) => return within(tokens),
         };
-        let mut problem =
-            ArgumentError::new(kind, here()).with_expected(json_expected(expected, number));
-        problem.received = received.map(String::from);
-        problem
-    } else if let Some((_, expected)) = split(&message, "invalid length ") {
-        ArgumentError::new(ArgumentErrorKind::Other, here())
-            .with_expected(json_expected(expected, false))
-    } else {
-        // A custom message may quote the value: keep only where it is.
-        ArgumentError::new(ArgumentErrorKind::Other, here())
-    };
-    if problem.received.is_none()
-        && let Some(value) = at
-    {
+        return invalid(
+            message.starts_with("invalid value: "),
+            unexpected,
+            expected,
+            pointer(&tokens),
+            lookup(arguments, &tokens),
+        );
+    }
+    if let Some((_, expected)) = split(&message, "invalid length ") {
+        let tokens = match locate(&Fault::Length, tokens) {
+            Place::Exact(tokens) => tokens,
+            Place::Within(tokens) => return within(tokens),
+        };
+        let mut problem = ArgumentError::new(ArgumentErrorKind::Other, pointer(&tokens))
+            .with_expected(json_expected(expected, false));
+        if let Some(value) = lookup(arguments, &tokens) {
+            problem = problem.with_received(value);
+        }
+        return problem;
+    }
+    // A custom message may quote the value: keep only where it is.
+    let at = lookup(arguments, &tokens);
+    let mut problem = ArgumentError::new(ArgumentErrorKind::Other, pointer(&tokens));
+    if let Some(value) = at {
         problem = problem.with_received(value);
     }
     problem
 }
 
+/// An `invalid type` or `invalid value` problem (`value`) at `path`, where
+/// `at` is found. A number is out of range when serde's type is an integer
+/// whose bounds it is outside, whatever serde calls it: a literal beyond 64
+/// bits reaches serde as a float, and serde then says "invalid type".
+fn invalid(
+    value: bool,
+    unexpected: &str,
+    expected: &str,
+    path: String,
+    at: Option<&Value>,
+) -> ArgumentError {
+    let quoted = Quoted::read(unexpected);
+    // The type of what is there when serde quotes it; else serde's word.
+    let received = match (at, &quoted) {
+        (Some(at), Some(quoted)) if quoted.agrees(at) => Some(json_type(at)),
+        _ => received(unexpected),
+    };
+    let integer = received == Some("integer");
+    let bounds = integer_type(expected).map(|(name, _)| bounds(name));
+    let kind = match (&quoted, bounds.flatten()) {
+        (Some(Quoted::Integer(n)), Some((min, max))) => {
+            if within_integer(*n, min, max) {
+                kind_of_invalid(value, integer)
+            } else {
+                ArgumentErrorKind::OutOfRange
+            }
+        }
+        (Some(Quoted::Float(x)), Some((min, max))) if x.fract() == 0.0 => {
+            if within_float(*x, min, max) {
+                // An integer serde_json read as a float: written with a
+                // fraction or an exponent, or beyond 64 bits.
+                let mut problem = ArgumentError::new(ArgumentErrorKind::Other, path).with_expected(
+                    if *x > I64_MIN && *x < U64_END {
+                        String::from("an integer without a fraction or exponent")
+                    } else {
+                        // Beyond 64 bits: only a 128-bit type holds it,
+                        // and serde_json cannot read it.
+                        format!(
+                            "an integer from {} to {}",
+                            min.max(i128::from(i64::MIN)),
+                            max.min(u128::from(u64::MAX))
+                        )
+                    },
+                );
+                problem.received = received.map(String::from);
+                return problem;
+            }
+            ArgumentErrorKind::OutOfRange
+        }
+        _ => kind_of_invalid(value, integer || received == Some("number")),
+    };
+    let range = kind == ArgumentErrorKind::OutOfRange;
+    let mut problem = ArgumentError::new(kind, path).with_expected(json_expected(expected, range));
+    problem.received = received.map(String::from);
+    problem
+}
+
+/// `invalid value` of a number is out of range, of anything else `other`;
+/// `invalid type` is a wrong type.
+fn kind_of_invalid(value: bool, number: bool) -> ArgumentErrorKind {
+    match (value, number) {
+        (true, true) => ArgumentErrorKind::OutOfRange,
+        (true, false) => ArgumentErrorKind::Other,
+        (false, _) => ArgumentErrorKind::WrongType,
+    }
+}
+
+/// `invalid type: <unexpected>, expected <expected>` or `invalid value:
+/// ...`, split.
+fn split_invalid(message: &str) -> Option<(&str, &str)> {
+    split(message, "invalid type: ").or_else(|| split(message, "invalid value: "))
+}
+
 /// The reference tokens of serde's path, checked against `arguments`: an
 /// enum variant is a token only where it is a key (`{"Variant": {...}}`),
 /// and an unknown segment (a key that was not a string) ends the path.
-fn tokens(path: &serde_path_to_error::Path, arguments: &Value) -> Vec<String> {
+pub(super) fn tokens(path: &serde_path_to_error::Path, arguments: &Value) -> Vec<String> {
     let mut tokens: Vec<String> = Vec::new();
     for segment in path {
         match segment {
@@ -145,7 +280,11 @@ fn received(unexpected: &str) -> Option<&'static str> {
     } else if word("integer") {
         "integer"
     } else if word("floating point") {
-        "number"
+        // A number without a fraction is an integer, as `json_type` says.
+        match Quoted::read(unexpected) {
+            Some(Quoted::Float(x)) if x.fract() == 0.0 => "integer",
+            _ => "number",
+        }
     } else if word("boolean") {
         "boolean"
     } else if word("map") {
@@ -164,13 +303,11 @@ fn received(unexpected: &str) -> Option<&'static str> {
 /// bounds when `range`), `a sequence` is `an array`, `struct Filter` is
 /// `an object`. Anything else is the type's own text, kept as it is.
 fn json_expected(expected: &str, range: bool) -> String {
-    let (expected, nonzero) = match expected.strip_prefix("a nonzero ") {
-        Some(rest) => (rest, true),
-        None => (expected, false),
-    };
-    if let Some((min, max)) = integer_bounds(expected) {
-        let min = if nonzero && min == "0" { "1" } else { &min };
-        return match (range, nonzero && min != "1") {
+    if let Some((name, nonzero)) = integer_type(expected)
+        && let Some((min, max)) = bounds(name)
+    {
+        let min = if nonzero && min == 0 { 1 } else { min };
+        return match (range, nonzero && min != 1) {
             (true, false) => format!("an integer from {min} to {max}"),
             (true, true) => format!("an integer other than 0, from {min} to {max}"),
             (false, _) => String::from("an integer"),
@@ -178,7 +315,10 @@ fn json_expected(expected: &str, range: bool) -> String {
     }
     let json = match expected {
         "f32" | "f64" => "a number",
-        "a string" | "a borrowed string" | "string" => "a string",
+        // A tag or a key of an enum's or a struct's own names.
+        "a string" | "a borrowed string" | "string" | "variant identifier" | "field identifier" => {
+            "a string"
+        }
         "a boolean" => "a boolean",
         "a character" | "char" => "a string of one character",
         "a sequence" => "an array",
@@ -201,18 +341,65 @@ fn json_expected(expected: &str, range: bool) -> String {
     String::from(json)
 }
 
+/// serde's name of an integer type (`u32`, `a nonzero u32`), and whether
+/// it is a nonzero one.
+fn integer_type(expected: &str) -> Option<(&str, bool)> {
+    let (name, nonzero) = match expected.strip_prefix("a nonzero ") {
+        Some(rest) => (rest, true),
+        None => (expected, false),
+    };
+    bounds(name).map(|_| (name, nonzero))
+}
+
 /// The bounds of a primitive integer type named as serde names it
 /// (`usize` and `isize` as wide as on the target).
-fn integer_bounds(name: &str) -> Option<(String, String)> {
+fn bounds(name: &str) -> Option<(i128, u128)> {
     macro_rules! bounds {
         ($($ty:ident)*) => {
             match name {
-                $(stringify!($ty) => Some(($ty::MIN.to_string(), $ty::MAX.to_string())),)*
+                // Lossless: every bound fits (`MIN` is never below
+                // `i128::MIN`, `MAX` never above `u128::MAX`).
+                $(stringify!($ty) => Some((
+                    i128::try_from($ty::MIN).unwrap_or(i128::MIN),
+                    u128::try_from($ty::MAX).unwrap_or(u128::MAX),
+                )),)*
                 _ => None,
             }
         };
     }
     bounds!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize)
+}
+
+/// Whether the integer `n` is from `min` to `max`.
+fn within_integer(n: i128, min: i128, max: u128) -> bool {
+    n >= min && (n < 0 || u128::try_from(n).is_ok_and(|n| n <= max))
+}
+
+/// The least and the greatest integer serde_json reads as an integer
+/// (`i64::MIN`, `u64::MAX`) as floats: -2^63 and 2^64.
+const I64_MIN: f64 = -9_223_372_036_854_775_808.0;
+const U64_END: f64 = 18_446_744_073_709_551_616.0;
+
+/// Whether the whole number `x`, which serde_json read as a float, is from
+/// `min` to `max`. serde_json reads a literal from `i64::MIN` to
+/// `u64::MAX` as an integer, so a float at -2^63 or 2^64 and past them was
+/// written beyond 64 bits (its digits rounded to the float): past the
+/// 64-bit bounds. The rest is exact (`as` saturates, and -2^127 and 2^128
+/// are exact floats).
+fn within_float(x: f64, min: i128, max: u128) -> bool {
+    if x <= I64_MIN {
+        min < i128::from(i64::MIN)
+            && x >= -170_141_183_460_469_231_731_687_303_715_884_105_728.0
+            && (x as i128) >= min
+    } else if x >= U64_END {
+        max > u128::from(u64::MAX)
+            && x < 340_282_366_920_938_463_463_374_607_431_768_211_456.0
+            && (x as u128) <= max
+    } else if x < 0.0 {
+        (x as i128) >= min
+    } else {
+        (x as u128) <= max
+    }
 }
 
 #[cfg(test)]
@@ -270,6 +457,8 @@ mod tests {
             "an array of 2 items"
         );
         assert_eq!(json_expected("a valid date", false), "a valid date");
+        assert_eq!(json_expected("variant identifier", false), "a string");
+        assert_eq!(json_expected("field identifier", false), "a string");
         assert_eq!(json_expected("tuple struct Point", false), "an array");
         assert_eq!(
             json_expected("tuple variant Shape::Pair", false),

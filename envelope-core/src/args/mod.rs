@@ -111,9 +111,27 @@ pub(crate) const HTTP_NEXT_STEP: &str = "fix each argument listed in argument_er
 /// report every problem at once, use `parse_with_schema` (feature
 /// `jsonschema`).
 ///
-/// serde reports a problem inside a `#[serde(flatten)]`ed field, or inside
-/// an untagged enum, at the enclosing object (it reads those through a
-/// buffer that keeps no path); `parse_with_schema` finds the exact path.
+/// serde reads an internally or adjacently tagged enum, an untagged enum
+/// and a `#[serde(flatten)]`ed field through a buffer that keeps no path.
+/// For those the place is found in the arguments: the value serde quotes,
+/// the object that lacks the missing field, the object with the unknown
+/// key, the unknown variant's name; where several fit, `T` is deserialized
+/// again with one of them changed at a time, and the one that moves
+/// serde's problem is the place. So a field of a tagged variant inside an
+/// array is `/shapes/1/width`, and an integer beyond 64 bits is
+/// `out_of_range` with its type's bounds. Exactly two shapes point at an
+/// enclosing value instead, as kind `other` with no `expected` and no
+/// claim about the value's type (`/shape is invalid`):
+///
+/// - an untagged enum whose value fits none of its variants: the enum's
+///   value (serde says only that none fit);
+/// - inside a buffered value, a problem serde states without the value
+///   (a `try_from` or `deserialize_with` message, an array of the wrong
+///   length), or one that more than one place could hold: the nearest
+///   value holding every such place, at most the buffered value.
+///
+/// `parse_with_schema` finds the exact path of those where the schema can
+/// tell (the one variant of an untagged enum whose type fits).
 ///
 /// Never panics, whatever the arguments: any JSON shape, deep nesting,
 /// huge strings or keys.
@@ -124,7 +142,7 @@ pub(crate) const HTTP_NEXT_STEP: &str = "fix each argument listed in argument_er
 /// [`ArgumentError`], when `arguments` does not deserialize into `T`.
 pub fn parse<T: DeserializeOwned>(arguments: Value) -> Result<T, ErrorEnvelope> {
     serde_path_to_error::deserialize(&arguments)
-        .map_err(|error| invalid_arguments(vec![from_serde::problem(&error, &arguments)]))
+        .map_err(|error| invalid_arguments(vec![from_serde::problem::<T>(&error, &arguments)]))
 }
 
 /// Parses a tool's JSON arguments into `T`, or returns the
@@ -144,6 +162,12 @@ pub fn parse<T: DeserializeOwned>(arguments: Value) -> Result<T, ErrorEnvelope> 
 /// | `enum`, `const` of strings | `unknown_variant`, suggestions from the allowed values | `one of "fast", "slow"` |
 /// | `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` | `out_of_range` | `"an integer from 0 to 255"`, `"a number of at least 1"` |
 /// | `minLength`, `maxLength`, `minItems`, `maxItems`, `pattern`, `format`, `multipleOf`, `uniqueItems`, ... | `other` | `"a string of at most 30 characters"` |
+///
+/// The bounds of an integer type are checked whatever its schema says:
+/// schemars writes only `minimum: 0` for a `u32` (a `format` is not
+/// checked), so the `format`'s bounds are added, and an integer out of its
+/// type's range, beyond 64 bits included, is `out_of_range` with the
+/// type's bounds, as [`parse`] reports it.
 ///
 /// An `anyOf` / `oneOf` (an `Option` of a struct or enum, an enum with
 /// data) is reported through the one alternative whose type matches the
@@ -173,7 +197,7 @@ where
         Ok(value) => return Ok(value),
         Err(error) => error,
     };
-    let first = from_serde::problem(&error, &arguments);
+    let first = from_serde::problem::<T>(&error, &arguments);
     let (problems, omitted) = with_schema::<T>(&arguments, first, |_| None);
     Err(summarize(problems, omitted))
 }
@@ -218,11 +242,11 @@ where
 /// sees what a `Value` hides, a key given twice) where the `Value` passed.
 /// A key given twice is named (`/column must be given once`).
 #[cfg(feature = "axum")]
-pub(crate) fn serde_problem(
+pub(crate) fn serde_problem<T: DeserializeOwned>(
     error: &serde_path_to_error::Error<serde_json::Error>,
     arguments: &Value,
 ) -> ErrorEnvelope {
-    let mut problem = from_serde::problem(error, arguments);
+    let mut problem = from_serde::problem::<T>(error, arguments);
     let message = error.inner().to_string();
     if let Some(name) = message
         .strip_prefix("duplicate field `")

@@ -125,7 +125,19 @@ where
             Err(error) => (Params(params).as_value(&error), error),
         },
     };
-    let first = from_serde::problem(&error, &arguments);
+    // Where serde read through a buffer, the place is found by reading
+    // changed arguments again, the same way.
+    let retry = |changed: &Value| {
+        serde_path_to_error::deserialize::<_, T>(Coerce(changed))
+            .err()
+            .map(|error| {
+                (
+                    from_serde::tokens(error.path(), changed),
+                    error.inner().to_string(),
+                )
+            })
+    };
+    let first = from_serde::problem_with(&error, &arguments, &retry);
     #[cfg(feature = "jsonschema")]
     let (problems, omitted) = every_problem::<T>(&arguments, first);
     #[cfg(not(feature = "jsonschema"))]

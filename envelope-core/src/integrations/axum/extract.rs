@@ -129,7 +129,7 @@ where
             // The `Value` passed where the text did not (a duplicate key):
             // the text's problem.
             Ok(_) => Err(Rejection::new(match &error {
-                Some(error) => crate::args::serde_problem(error, &arguments),
+                Some(error) => crate::args::serde_problem::<T>(error, &arguments),
                 None => crate::args::invalid_arguments(Vec::new()),
             })),
         }
