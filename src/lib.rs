@@ -140,6 +140,8 @@
 
 #[cfg(feature = "axum")]
 pub use envelope_core::axum;
+#[cfg(feature = "host")]
+pub use envelope_core::host;
 #[cfg(feature = "tracing")]
 pub use envelope_core::log;
 #[cfg(feature = "http")]

@@ -134,3 +134,41 @@ impl<'de, T: Integer> Visitor<'de> for WholeNumber<T> {
         }
     }
 }
+
+/// A `Retry-After` header's value (RFC 9110 section 10.2.3):
+/// delay-seconds (`120`), or an HTTP date (`Sun, 06 Nov 1994 08:49:37
+/// GMT`, through `httpdate`) as the time from `now` to it, zero for a date
+/// in the past; `None` for anything else.
+#[cfg(any(feature = "reqwest", feature = "host"))]
+pub(crate) fn retry_after(value: &str, now: std::time::SystemTime) -> Option<std::time::Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(std::time::Duration::from_secs(seconds));
+    }
+    let date = httpdate::parse_http_date(value).ok()?;
+    Some(date.duration_since(now).unwrap_or_default())
+}
+
+#[cfg(all(test, any(feature = "reqwest", feature = "host")))]
+mod retry_after_tests {
+    use std::time::Duration;
+
+    use super::retry_after;
+
+    #[test]
+    fn retry_after_values() {
+        let now = httpdate::parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
+        assert_eq!(retry_after("120", now), Some(Duration::from_secs(120)));
+        assert_eq!(retry_after(" 0 ", now), Some(Duration::ZERO));
+        assert_eq!(
+            retry_after("Sun, 06 Nov 1994 08:50:07 GMT", now),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            retry_after("Sun, 06 Nov 1994 08:00:00 GMT", now),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(retry_after("-5", now), None);
+        assert_eq!(retry_after("soon", now), None);
+    }
+}

@@ -29,6 +29,8 @@ mod effect;
 mod envelope;
 mod envelope_trait;
 pub mod fuzzy;
+#[cfg(feature = "host")]
+pub mod host;
 #[cfg(any(
     feature = "axum",
     feature = "rmcp",

@@ -47,6 +47,7 @@ pub(crate) const fn row(class: ErrorClass, code: &'static str, text: &'static st
 
 impl Row {
     /// The row, with `effect` instead of the class's default.
+    #[cfg_attr(not(any(feature = "reqwest", feature = "sqlx")), allow(dead_code))]
     pub(crate) const fn with_effect(self, effect: Effect) -> Row {
         Row {
             effect: Some(effect),

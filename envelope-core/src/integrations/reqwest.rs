@@ -29,7 +29,7 @@
 //! upstream with its own credentials, a `401` or `403` is the server's
 //! problem; give that error a server-owned class.
 
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use reqwest::StatusCode;
 use reqwest::header::RETRY_AFTER;
@@ -121,44 +121,16 @@ pub fn error_for_status(response: reqwest::Response) -> Result<reqwest::Response
         .headers()
         .get(RETRY_AFTER)
         .and_then(|value| value.to_str().ok())
-        .and_then(|value| retry_after(value, SystemTime::now()));
+        .and_then(|value| crate::lenient::retry_after(value, SystemTime::now()));
     if let Some(wait) = wait {
         envelope = envelope.with_retry_after(wait);
     }
     Err(envelope)
 }
 
-/// A `Retry-After` value: delay-seconds (`120`), or an HTTP date
-/// (`Fri, 31 Dec 1999 23:59:59 GMT`) as the time from `now` to it.
-fn retry_after(value: &str, now: SystemTime) -> Option<Duration> {
-    let value = value.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
-    }
-    let date = httpdate::parse_http_date(value).ok()?;
-    Some(date.duration_since(now).unwrap_or(Duration::ZERO))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn retry_after_values() {
-        let now = httpdate::parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
-        assert_eq!(retry_after("120", now), Some(Duration::from_secs(120)));
-        assert_eq!(retry_after(" 0 ", now), Some(Duration::ZERO));
-        assert_eq!(
-            retry_after("Sun, 06 Nov 1994 08:50:07 GMT", now),
-            Some(Duration::from_secs(30))
-        );
-        assert_eq!(
-            retry_after("Sun, 06 Nov 1994 08:00:00 GMT", now),
-            Some(Duration::ZERO)
-        );
-        assert_eq!(retry_after("-5", now), None);
-        assert_eq!(retry_after("soon", now), None);
-    }
 
     #[test]
     fn status_rows() {

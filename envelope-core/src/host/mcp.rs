@@ -1,0 +1,229 @@
+//! Reading an MCP tool result and a JSON-RPC error.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+
+use super::{cut, ours, text};
+use crate::class::ErrorClass;
+use crate::envelope::ErrorEnvelope;
+
+/// The `_meta` key of the draft SEP-3313 tool-failure object.
+const TOOL_FAILURE: &str = "io.modelcontextprotocol/toolFailure";
+
+/// The failure a `CallToolResult` (MCP, as JSON) reports, or `None` when
+/// `isError` is not `true` (a success, or not a tool result at all).
+///
+/// Read in this order:
+///
+/// 1. our envelope in `structuredContent`;
+/// 2. our envelope as the JSON of a text block (what an rmcp tool's `Err`
+///    with this crate becomes);
+/// 3. the draft SEP-3313 object in `_meta["io.modelcontextprotocol/toolFailure"]`:
+///    `class` `capability` / `governance` / `reliability` gives
+///    `UNKNOWN` with its `code`, `retryable` (for `reliability`) kept,
+///    `retryNotBefore` (epoch milliseconds) as `retry_after_ms` from now,
+///    `correlationId`, and `agentGuidance` as the next step; the message
+///    is the text blocks';
+/// 4. the texts of the official SDKs (see below), with the argument paths
+///    they name;
+/// 5. otherwise the text blocks, joined by newlines: class `UNKNOWN`, the
+///    text as the message (cut to [`super::MAX_TEXT_CHARS`] characters).
+///
+/// The SDK texts recognised (the result's text, with or without the
+/// TypeScript SDK's `MCP error <code>: ` prefix):
+///
+/// | text | envelope |
+/// |---|---|
+/// | `Unknown tool: <name>` (Python SDK), `Tool <name> not found` (TypeScript SDK) | `OBJECT_NOT_FOUND`, code `UNKNOWN_TOOL` |
+/// | `<n> validation error(s) for <tool>Arguments` and pydantic's report (Python SDK) | `INVALID_ARGUMENTS`, an argument problem per error, at the location pydantic names (`n` is `/n`, `a.0.b` is `/a/0/b`) |
+/// | `Input validation error: Invalid arguments for tool <name>: ...` (TypeScript SDK, zod's issues) | `INVALID_ARGUMENTS`, an argument problem per issue, at its `path` |
+/// | `Error executing tool <name>: <text>` (Python SDK) | `UNKNOWN`, the message `<text>` |
+#[must_use]
+pub fn read_tool_result(result: &Value) -> Option<ErrorEnvelope> {
+    if result.get("isError").and_then(Value::as_bool) != Some(true) {
+        return None;
+    }
+    if let Some(envelope) = result.get("structuredContent").and_then(ours) {
+        return Some(envelope);
+    }
+    let texts: Vec<&str> = result
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|block| block.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|block| block.get("text").and_then(Value::as_str))
+        .collect();
+    for text in &texts {
+        if let Some(envelope) = serde_json::from_str::<Value>(text)
+            .ok()
+            .as_ref()
+            .and_then(ours)
+        {
+            return Some(envelope);
+        }
+    }
+    let text = texts.join("\n");
+    if let Some(failure) = result
+        .get("_meta")
+        .and_then(|meta| meta.get(TOOL_FAILURE))
+        .and_then(Value::as_object)
+    {
+        return Some(tool_failure(failure, &text));
+    }
+    Some(text::read(&text).unwrap_or_else(|| unknown(&text)))
+}
+
+/// An `UNKNOWN` envelope whose message is `text`, cut.
+pub(super) fn unknown(text: &str) -> ErrorEnvelope {
+    let message = if text.trim().is_empty() {
+        String::from("the tool failed and said nothing more")
+    } else {
+        cut(text)
+    };
+    ErrorEnvelope::new(ErrorClass::Unknown, message)
+}
+
+/// The envelope of a SEP-3313 tool-failure object.
+fn tool_failure(failure: &serde_json::Map<String, Value>, text: &str) -> ErrorEnvelope {
+    let mut envelope = unknown(text);
+    let get_str = |key: &str| failure.get(key).and_then(Value::as_str);
+    if let Some(code) = get_str("code").filter(|code| !code.is_empty()) {
+        envelope = envelope.with_code(cut(code));
+    }
+    let reliability = get_str("class") == Some("reliability");
+    let retryable = reliability && failure.get("retryable").and_then(Value::as_bool) == Some(true);
+    // The wire's word, as the envelope's lenient reader takes it: a
+    // retryable failure changed nothing the server knows of.
+    envelope = envelope.with_retryable(retryable);
+    if retryable {
+        envelope = envelope.idempotent();
+    }
+    if let Some(not_before) = failure.get("retryNotBefore").and_then(Value::as_u64) {
+        envelope = envelope.with_retry_after_ms(not_before.saturating_sub(now_ms()));
+    }
+    if let Some(id) = get_str("correlationId") {
+        envelope = envelope.with_correlation_id(id);
+    }
+    if let Some(step) = get_str("agentGuidance").filter(|step| !step.is_empty()) {
+        envelope = envelope.with_next_step(cut(step));
+    }
+    envelope
+}
+
+/// Now, in Unix epoch milliseconds.
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        })
+}
+
+/// The failure a JSON-RPC error reports (a request the server refused
+/// before any tool ran, or could not finish): our envelope in `data` when
+/// there is one, else by its code:
+///
+/// | code | envelope |
+/// |---|---|
+/// | `-32602` (invalid params) whose message says a tool is unknown or not found | `OBJECT_NOT_FOUND`, code `UNKNOWN_TOOL` |
+/// | `-32602` | `INVALID_ARGUMENTS`, with the argument problems the message names (the SDK texts of [`read_tool_result`]) |
+/// | `-32601` (method not found) | `UNSUPPORTED`, code `METHOD_NOT_FOUND` |
+/// | `-32600` (invalid request), `-32700` (parse error) | `INTERNAL`, code `INVALID_REQUEST` / `PARSE_ERROR`: the host sent what the server could not read |
+/// | `-32603` (internal error) | `INTERNAL`, code `INTERNAL_ERROR` |
+/// | `-32800` (request cancelled) | `CANCELLED`, code `REQUEST_CANCELLED` |
+/// | `-32001` (request timeout, the SDKs') | `TIMEOUT`, code `REQUEST_TIMEOUT` |
+/// | `-32002` (resource not found) | `OBJECT_NOT_FOUND`, code `RESOURCE_NOT_FOUND` |
+/// | `-32023` (draft: rate limited), `data.retryAfterMs` | `RATE_LIMITED`, `retry_after_ms` |
+/// | anything else | `UNKNOWN`, code `JSONRPC_<code>` |
+///
+/// The message is the error's `message`, cut, for every class.
+#[must_use]
+pub fn read_jsonrpc_error(code: i64, message: &str, data: Option<&Value>) -> ErrorEnvelope {
+    if let Some(envelope) = data.and_then(ours) {
+        return envelope;
+    }
+    let text = message
+        .strip_prefix(&format!("MCP error {code}: "))
+        .unwrap_or(message);
+    let named = |class: ErrorClass, code: &'static str| {
+        ErrorEnvelope::new(class, cut(text)).with_code(code)
+    };
+    match code {
+        -32602 => text::read(text)
+            .filter(|envelope| envelope.error_class != ErrorClass::Unknown)
+            .unwrap_or_else(|| {
+                let mut envelope = crate::args::invalid_arguments(Vec::new());
+                envelope.fields_mut().message = cut(text);
+                envelope
+            }),
+        -32601 => named(ErrorClass::Unsupported, "METHOD_NOT_FOUND"),
+        -32600 => named(ErrorClass::Internal, "INVALID_REQUEST"),
+        -32700 => named(ErrorClass::Internal, "PARSE_ERROR"),
+        -32603 => named(ErrorClass::Internal, "INTERNAL_ERROR"),
+        -32800 => named(ErrorClass::Cancelled, "REQUEST_CANCELLED"),
+        -32001 => named(ErrorClass::Timeout, "REQUEST_TIMEOUT"),
+        -32002 => named(ErrorClass::ObjectNotFound, "RESOURCE_NOT_FOUND"),
+        -32023 => {
+            let mut envelope = named(ErrorClass::RateLimited, "RATE_LIMITED");
+            let wait = data
+                .and_then(|data| data.get("retryAfterMs"))
+                .and_then(Value::as_u64);
+            if let Some(wait) = wait {
+                envelope = envelope.with_retry_after_ms(wait);
+            }
+            envelope
+        }
+        other => ErrorEnvelope::new(ErrorClass::Unknown, cut(text))
+            .with_code(format!("JSONRPC_{}", other.unsigned_abs())),
+    }
+}
+
+/// [`read_tool_result`] for rmcp's `CallToolResult` (features `host` and
+/// `rmcp`).
+#[cfg(feature = "rmcp")]
+#[must_use]
+pub fn read_call_tool_result(result: &rmcp::model::CallToolResult) -> Option<ErrorEnvelope> {
+    serde_json::to_value(result)
+        .ok()
+        .and_then(|value| read_tool_result(&value))
+}
+
+/// [`read_jsonrpc_error`] for rmcp's `ErrorData` (features `host` and
+/// `rmcp`).
+#[cfg(feature = "rmcp")]
+#[must_use]
+pub fn read_error_data(error: &rmcp::ErrorData) -> ErrorEnvelope {
+    read_jsonrpc_error(i64::from(error.code.0), &error.message, error.data.as_ref())
+}
+
+/// The failure of an rmcp client call (features `host` and `rmcp`): a
+/// JSON-RPC error the server answered ([`read_error_data`]); a request
+/// the client timed out (`TIMEOUT`, code `REQUEST_TIMEOUT`, effect
+/// unknown) or cancelled (`CANCELLED`); a closed or broken transport
+/// (`CONNECTION_FAILED`, code `TRANSPORT_CLOSED`, effect unknown); anything
+/// else `UNKNOWN` with rmcp's text.
+#[cfg(feature = "rmcp")]
+#[must_use]
+pub fn read_service_error(error: &rmcp::ServiceError) -> ErrorEnvelope {
+    use rmcp::ServiceError;
+    match error {
+        ServiceError::McpError(data) => read_error_data(data),
+        ServiceError::Timeout { .. } => ErrorEnvelope::new(
+            ErrorClass::Timeout,
+            "the tool call timed out before the server answered",
+        )
+        .with_code("REQUEST_TIMEOUT"),
+        ServiceError::Cancelled { .. } => {
+            ErrorEnvelope::new(ErrorClass::Cancelled, "the tool call was cancelled")
+                .with_code("REQUEST_CANCELLED")
+        }
+        ServiceError::TransportClosed | ServiceError::TransportSend(_) => ErrorEnvelope::new(
+            ErrorClass::ConnectionFailed,
+            "the connection to the server closed",
+        )
+        .with_code("TRANSPORT_CLOSED"),
+        other => ErrorEnvelope::new(ErrorClass::Unknown, cut(&other.to_string())),
+    }
+}
