@@ -304,7 +304,7 @@ fn the_next_move_rules() {
     ]);
     assert_eq!(
         host::model_text(&args, &host::next_move(&args, CallBehaviour::default(), 1)),
-        "INVALID_ARGUMENTS: 1 problem in the arguments: /colum is not a known field (did you mean \"column\"?). /colum is not a known field (did you mean \"column\"?). Change the call, then make it again. Hint: fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument."
+        "INVALID_ARGUMENTS: 1 problem in the arguments: /colum is not a known field (did you mean \"column\"?). Change the call, then make it again. Hint: fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument."
     );
 }
 

@@ -168,7 +168,7 @@ struct AnnotateArgs {
 /// The MCP server: a tool router over the static catalog, and the notes
 /// `annotate_table` appends.
 #[derive(Clone)]
-struct CatalogServer {
+pub struct CatalogServer {
     tool_router: ToolRouter<Self>,
     /// The notes of each table, in the order they were added.
     notes: Arc<Mutex<BTreeMap<&'static str, Vec<String>>>>,
@@ -191,7 +191,7 @@ impl envelope::rmcp::Tools for CatalogServer {
 
 #[tool_router]
 impl CatalogServer {
-    fn new(tool_failure_meta: bool) -> Self {
+    pub fn new(tool_failure_meta: bool) -> Self {
         CatalogServer {
             tool_router: Self::tool_router(),
             notes: Arc::default(),

@@ -164,8 +164,9 @@ fn repeat_is_safe(envelope: &ErrorEnvelope, tool: CallBehaviour) -> bool {
 
 /// The text to show the model for `envelope` and the host's `next` move,
 /// one paragraph: the class and message, what the host did or wants the
-/// model to do, and the failure's first next step when it says more. For
-/// example:
+/// model to do, and the failure's first next step when the model is to act
+/// on it (not for a repeat, which the host makes; for a stop only the step
+/// that says to check a call that may have taken effect). For example:
 ///
 /// ```text
 /// OBJECT_NOT_FOUND: table EMPLOYES does not exist. Did you mean: EMPLOYEES? Call the tool again with one of these.
@@ -186,8 +187,12 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
             );
         }
         NextMove::FixArguments { problems } => {
+            // The problems the message does not already list.
             for problem in problems.iter().take(5) {
-                let _ = write!(text, " {problem}.");
+                let line = problem.to_string();
+                if !text.contains(&line) {
+                    let _ = write!(text, " {line}.");
+                }
             }
             text.push_str(" Change the call, then make it again.");
         }
@@ -212,11 +217,18 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
             text.push('.');
         }
     }
-    if let Some(step) = envelope
-        .next_steps
-        .iter()
-        .find(|step| !text.contains(step.as_str()))
-    {
+    // The failure's own first step, when it is for the model: none for a
+    // repeat (the host makes it), and for a stop only the check of a call
+    // that may have taken effect.
+    let step = match next {
+        NextMove::Repeat { .. } => None,
+        NextMove::Stop => envelope
+            .next_steps
+            .iter()
+            .find(|step| Effect::is_check_step(step)),
+        _ => envelope.next_steps.first(),
+    };
+    if let Some(step) = step.filter(|step| !text.contains(step.as_str())) {
         let _ = write!(text, " Hint: {step}.");
     }
     text

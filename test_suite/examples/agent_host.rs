@@ -1,0 +1,159 @@
+//! An agent host with no LLM: a scripted model calls the `mcp_server`
+//! example's tools through rmcp's client (the server runs in this process,
+//! over an in-memory pipe), and the host reads each failure with
+//! `envelope::host` and acts on the decision, printing what it did:
+//!
+//! - `row_count` of `EMPLOYEES` (a read, busy with `retry_after_ms`): the
+//!   host repeats it after the hinted delay, at most three times;
+//! - `describe_table` with a misspelled key (`tabel`): the host renames it
+//!   from `argument_errors`' suggestion and calls again;
+//! - `describe_table` of `EMPLOYES`: the host picks the near miss;
+//! - `annotate_table` of `JOB_HISTORY` (a write, locked, effect unknown):
+//!   the host refuses to repeat it and reports.
+//!
+//! Run: `cargo run -p envelope-test-suite --example agent_host --features
+//! host`. `tests/agent_host.rs` checks the transcript.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use envelope::CallBehaviour;
+use envelope::host::{self, NextMove};
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, MetaObject, RequestMetaObject};
+use serde_json::{Map, Value, json};
+
+#[path = "mcp_server.rs"]
+#[allow(dead_code)] // its `main`
+mod mcp_server;
+
+/// The scripted model's calls, in order: a tool and its arguments.
+fn script() -> Vec<(&'static str, Value)> {
+    vec![
+        ("row_count", json!({"table": "EMPLOYEES"})),
+        ("describe_table", json!({"tabel": "LOCATIONS"})),
+        ("describe_table", json!({"table": "EMPLOYES"})),
+        (
+            "annotate_table",
+            json!({"table": "JOB_HISTORY", "note": "archived in 2025"}),
+        ),
+    ]
+}
+
+/// Runs the script against the example server, writing the transcript.
+///
+/// # Errors
+///
+/// When the server cannot be started or listed, or `out` fails.
+pub async fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>> {
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    let server = tokio::spawn(async move {
+        let running = mcp_server::CatalogServer::new(false)
+            .serve(server_io)
+            .await?;
+        running.waiting().await?;
+        Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+    });
+    let client = ().serve(client_io).await?;
+
+    // What the host knows about each tool: its declared annotations.
+    let behaviours: BTreeMap<String, CallBehaviour> = client
+        .list_all_tools()
+        .await?
+        .into_iter()
+        .map(|tool| {
+            let hints = tool.annotations.unwrap_or_default();
+            let behaviour = CallBehaviour::from_hints(
+                hints.read_only_hint,
+                hints.idempotent_hint,
+                hints.destructive_hint,
+            );
+            (tool.name.into_owned(), behaviour)
+        })
+        .collect();
+
+    let mut calls = 0;
+    for (tool, arguments) in script() {
+        let behaviour = behaviours.get(tool).copied().unwrap_or_default();
+        let mut arguments = arguments.as_object().cloned().unwrap_or_default();
+        let mut attempt = 1;
+        loop {
+            writeln!(out, "model: {tool} {}", Value::Object(arguments.clone()))?;
+            // The host's own id for each call, which the server's answer
+            // and log line carry.
+            calls += 1;
+            let mut meta = Map::new();
+            meta.insert(
+                "correlationId".into(),
+                Value::from(format!("host-call-{calls}")),
+            );
+            let mut params = CallToolRequestParams::new(tool).with_arguments(arguments.clone());
+            params.meta = Some(RequestMetaObject(MetaObject(meta)));
+            let failure = match client.call_tool(params).await {
+                Ok(result) => host::read_call_tool_result(&result),
+                Err(error) => Some(host::read_service_error(&error)),
+            };
+            let Some(envelope) = failure else {
+                writeln!(out, "host: {tool} succeeded")?;
+                break;
+            };
+            let next = host::next_move(&envelope, behaviour, attempt);
+            writeln!(out, "host: {}", host::model_text(&envelope, &next))?;
+            match next {
+                NextMove::Repeat { after } => {
+                    writeln!(out, "host: waits {} ms, then repeats", after.as_millis())?;
+                    tokio::time::sleep(after).await;
+                    attempt += 1;
+                }
+                NextMove::FixArguments { problems } => {
+                    if !fix(&mut arguments, &problems) {
+                        writeln!(out, "host: the model cannot fix this; it moves on")?;
+                        break;
+                    }
+                }
+                NextMove::PickNearMiss { names } => {
+                    // The scripted model meant the first near miss of the
+                    // table it named.
+                    arguments.insert("table".into(), Value::from(names[0].clone()));
+                }
+                NextMove::CallTool { tool } => {
+                    writeln!(out, "host: the model calls {tool} next")?;
+                    break;
+                }
+                NextMove::AskUser => {
+                    writeln!(out, "host: asks the user")?;
+                    break;
+                }
+                NextMove::Stop | _ => {
+                    writeln!(out, "host: stops and reports; the call is not repeated")?;
+                    break;
+                }
+            }
+        }
+    }
+    client.cancel().await?;
+    let _ = server.await;
+    Ok(())
+}
+
+/// What the scripted model does with argument problems: an unknown key
+/// with a suggestion is renamed to it. Whether it changed anything.
+fn fix(arguments: &mut Map<String, Value>, problems: &[envelope::ArgumentError]) -> bool {
+    let mut fixed = false;
+    for problem in problems {
+        let key = problem.path.strip_prefix('/').unwrap_or(&problem.path);
+        if problem.kind == envelope::ArgumentErrorKind::UnknownField
+            && let Some(suggestion) = problem.suggestions.first()
+            && let Some(value) = arguments.remove(key)
+        {
+            arguments.insert(suggestion.clone(), value);
+            fixed = true;
+        }
+    }
+    fixed
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    run(&mut std::io::stdout()).await
+}

@@ -1,0 +1,17 @@
+//! The `agent_host` example's transcript, whole: a read repeated after the
+//! hinted delay, a misspelled argument fixed from `argument_errors`, a
+//! near miss picked, a write whose effect is unknown not repeated. The
+//! clock is paused, so the waits take no time.
+
+#[path = "../examples/agent_host.rs"]
+#[allow(dead_code)] // its `main`
+mod agent_host;
+
+#[tokio::test(start_paused = true)]
+async fn transcript() {
+    let mut out = Vec::new();
+    agent_host::run(&mut out).await.unwrap();
+    let transcript = String::from_utf8(out).unwrap();
+    let expected = include_str!("agent_host.txt");
+    assert_eq!(transcript, expected, "\n{transcript}");
+}
