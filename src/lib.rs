@@ -132,6 +132,7 @@
 //! | `sqlx` | `Envelope` for `sqlx::Error` (sqlx 0.9, through `sqlx-core`: no driver, runtime or macros), by SQLSTATE for PostgreSQL and MySQL and by result code for SQLite: unique violation `ALREADY_EXISTS`, serialization failure and deadlock retryable, pool timeout busy; the table is on the `sqlx` module. Adds 66 crates; sqlx 0.9 needs Rust 1.94 | |
 //! | `reqwest` | `Envelope` for `reqwest::Error` (reqwest 0.13: connect failures sent nothing, timeouts after sending may have taken effect, an error status by `ErrorClass::from_http_status`) and `reqwest::error_for_status` with `Retry-After`; the table is on the `reqwest` module. Adds 63 crates (reqwest without its default features, and `httpdate`) | |
 //! | `tokio` | `Envelope` for `tokio::task::JoinError` (panicked `INTERNAL`, aborted `CANCELLED`) and `tokio::time::error::Elapsed` (`TIMEOUT`); the table is on the `tokio` module. Adds 2 crates (tokio with `rt` and `time`) | |
+//! | `host` | the other side, for agent hosts: `host::read_tool_result` (an MCP `CallToolResult` of any server: our envelope, the draft SEP-3313 `_meta`, the official SDKs' texts, plain text), `host::read_jsonrpc_error`, `host::read_http` (problem details, bare statuses, `Retry-After`), with `rmcp` and `http` for their types; `host::next_move` (repeat after a delay, fix the arguments, call another tool, pick a near miss, ask the user, stop) and `host::model_text`. Adds 1 crate (`httpdate`) | |
 
 #![forbid(unsafe_code)]
 // On docs.rs: label each feature-gated item with the feature it needs.
