@@ -12,6 +12,13 @@ async fn transcript() {
     let mut out = Vec::new();
     agent_host::run(&mut out).await.unwrap();
     let transcript = String::from_utf8(out).unwrap();
+    // With `jsonschema` (as `--all-features` builds it) the server lists
+    // every problem of the misspelled call; without it, serde's first.
     let expected = include_str!("agent_host.txt");
+    #[cfg(not(feature = "jsonschema"))]
+    let expected = expected.replace(
+        "2 problems in the arguments: /table is missing; /tabel",
+        "1 problem in the arguments: /tabel",
+    );
     assert_eq!(transcript, expected, "\n{transcript}");
 }
