@@ -777,7 +777,17 @@ fn argument_value(
 ) -> syn::Result<Option<ArgumentAttr>> {
     let example = argument::EXAMPLE;
     if !meta.input.peek(syn::token::Paren) {
-        return Err(meta.error(format!("`argument` takes a list: write `{example}`")));
+        cx.push(meta.error(format!("`argument` takes a list: write `{example}`")));
+        skip_value(&meta.input)?;
+        return Ok(None);
+    }
+    let list: proc_macro2::Group = meta.input.fork().parse()?;
+    if list.stream().is_empty() {
+        cx.push(meta.error(format!(
+            "`argument` needs `path` and `kind`: write `{example}`"
+        )));
+        skip_value(&meta.input)?;
+        return Ok(None);
     }
     let mut path: Option<LitStr> = None;
     let mut kind: Option<ArgKind> = None;
