@@ -514,8 +514,9 @@ impl ErrorEnvelope {
     /// assert_eq!(
     ///     missing.to_envelope().for_server_resource().to_json_string(),
     ///     concat!(
-    ///         r#"{"isError":true,"error_class":"INTERNAL","message":"an internal error occurred","#,
-    ///         r#""next_steps":["check whether the operation took effect before repeating it"],"#,
+    ///         r#"{"isError":true,"error_class":"INTERNAL","#,
+    ///         r#""message":"an internal error occurred; changing the call will not help","#,
+    ///         r#""next_steps":["the call may have taken effect: check its result before repeating it"],"#,
     ///         r#""code":"IO_NOT_FOUND","category":"Technical","effect":"unknown"}"#,
     ///     ),
     /// );

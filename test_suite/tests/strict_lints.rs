@@ -120,6 +120,26 @@ mod errors {
         Partial([u8; N]),
     }
 
+    /// Argument problems and a wrapped error of the server's own.
+    #[derive(Debug, Envelope)]
+    pub enum Arguments {
+        /// A problem declared on the variant, with near misses.
+        #[envelope(
+            class = InvalidArguments,
+            argument(path = "/tag", kind = unknown_variant, suggestions = near)
+        )]
+        Tag {
+            /// Near misses.
+            near: Vec<String>,
+        },
+        /// Problems found at run time.
+        #[envelope(class = InvalidArguments)]
+        Found(#[envelope(argument_errors)] Vec<envelope::ArgumentError>),
+        /// The server's own file.
+        #[envelope(transparent, resource = server)]
+        Store(std::io::Error),
+    }
+
     impl fmt::Display for Unit {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("unit")
@@ -133,6 +153,16 @@ fn every_shape_converts() {
     use errors::{Coded, Generic, Named, OldError, Tuple, Unit, WithData};
 
     let class = |error: &dyn Envelope| error.error_class();
+    let tag = errors::Arguments::Tag {
+        near: vec!["work".to_owned()],
+    };
+    assert_eq!(tag.into_envelope().argument_errors[0].suggestions, ["work"]);
+    assert_eq!(
+        class(&errors::Arguments::Found(Vec::new())),
+        ErrorClass::InvalidArguments
+    );
+    let store = errors::Arguments::Store(std::io::ErrorKind::NotFound.into());
+    assert_eq!(class(&store), ErrorClass::Internal);
     assert_eq!(class(&Unit), ErrorClass::Internal);
     assert_eq!(class(&Tuple(3)), ErrorClass::InvalidArguments);
     assert_eq!(class(&OldError(1)), ErrorClass::Internal);
