@@ -31,11 +31,14 @@
     clippy::min_ident_chars
 )]
 
+use std::io;
+
 use envelope::{Envelope, ErrorClass, ErrorEnvelope};
 
 /// Error types as a library would keep them: in a module, some deprecated.
 mod errors {
     use core::fmt;
+    use std::io;
 
     use envelope::Envelope;
 
@@ -137,7 +140,7 @@ mod errors {
         Found(#[envelope(argument_errors)] Vec<envelope::ArgumentError>),
         /// The server's own file.
         #[envelope(transparent, resource = server)]
-        Store(std::io::Error),
+        Store(io::Error),
     }
 
     impl fmt::Display for Unit {
@@ -156,12 +159,18 @@ fn every_shape_converts() {
     let tag = errors::Arguments::Tag {
         near: vec!["work".to_owned()],
     };
-    assert_eq!(tag.into_envelope().argument_errors[0].suggestions, ["work"]);
+    let problems = tag.into_envelope().into_fields().argument_errors;
+    assert_eq!(
+        problems
+            .first()
+            .map(|problem| problem.suggestions.as_slice()),
+        Some(&["work".to_owned()][..])
+    );
     assert_eq!(
         class(&errors::Arguments::Found(Vec::new())),
         ErrorClass::InvalidArguments
     );
-    let store = errors::Arguments::Store(std::io::ErrorKind::NotFound.into());
+    let store = errors::Arguments::Store(io::ErrorKind::NotFound.into());
     assert_eq!(class(&store), ErrorClass::Internal);
     assert_eq!(class(&Unit), ErrorClass::Internal);
     assert_eq!(class(&Tuple(3)), ErrorClass::InvalidArguments);
