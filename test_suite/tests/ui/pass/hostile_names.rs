@@ -114,7 +114,7 @@ fn main() {
         envelope: real_std::option::Option::None,
     });
     real_std::assert_eq!(arguments.argument_errors[0].suggestions, ["g"]);
-    let store = HostileError::Store(real_std::io::Error::from(real_std::io::ErrorKind::NotFound));
+    let store = HostileError::Store(real_std::io::Error::new(real_std::io::ErrorKind::NotFound, "db"));
     real_std::assert_eq!(
         envelope::Envelope::error_class(&store),
         envelope::ErrorClass::Internal
