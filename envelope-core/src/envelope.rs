@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::argument_error::ArgumentError;
 use crate::category::UserErrorCategory;
-use crate::class::ErrorClass;
+use crate::class::{ErrorClass, Owner};
 use crate::effect::{Effect, retryable};
 
 mod read;
@@ -479,6 +479,72 @@ impl ErrorEnvelope {
         self
     }
 
+    /// The envelope of an error about the server's own resources (its
+    /// database, its configuration, its files, its credentials upstream)
+    /// rather than about anything the caller sent: what
+    /// `#[envelope(transparent, resource = server)]` applies to the wrapped
+    /// error's envelope, for code that builds envelopes by hand (a `with`
+    /// function, a `map_err`).
+    ///
+    /// A server-owned class (`Busy`, `Timeout`, `Internal`, ...) is kept
+    /// as it is. A caller- or user-owned class would tell the model to fix
+    /// a call it cannot fix (an `io::Error` `NotFound` on the server's
+    /// database reads `OBJECT_NOT_FOUND`), so the envelope becomes
+    /// server-owned:
+    ///
+    /// - class `INTERNAL`, except `RATE_LIMITED`, which becomes `BUSY` (an
+    ///   upstream's limit on the server's own key: the same call may
+    ///   succeed later) and keeps its `retry_after_ms`;
+    /// - the new class's generic message ([`ErrorClass::generic_message`])
+    ///   and category;
+    /// - the `code`, `ora_code` and `correlation_id` kept, so the operator
+    ///   still sees the kind (`IO_NOT_FOUND`);
+    /// - nothing else of the caller-facing fields: no details, near misses,
+    ///   suggested tool, next steps, help URL or argument errors;
+    /// - the effect of the new class ([`ErrorClass::default_effect`]), or
+    ///   `partial` when the envelope said so; `retryable` and the check
+    ///   step by the retry rule, the operation still idempotent if it was
+    ///   declared so.
+    ///
+    /// ```
+    /// # extern crate envelope_core as envelope;
+    /// use envelope::{Envelope, ErrorEnvelope};
+    ///
+    /// let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
+    /// assert_eq!(
+    ///     missing.to_envelope().for_server_resource().to_json_string(),
+    ///     concat!(
+    ///         r#"{"isError":true,"error_class":"INTERNAL","#,
+    ///         r#""message":"an internal error occurred; changing the call will not help","#,
+    ///         r#""next_steps":["the call may have taken effect: check its result before repeating it"],"#,
+    ///         r#""code":"IO_NOT_FOUND","category":"Technical","effect":"unknown"}"#,
+    ///     ),
+    /// );
+    /// ```
+    #[must_use]
+    pub fn for_server_resource(self) -> Self {
+        let class = server_resource_class(self.error_class);
+        if class == self.error_class {
+            return self;
+        }
+        let old = self.into_fields();
+        let mut envelope = ErrorEnvelope::unsettled(class, String::from(class.generic_message()));
+        let fields = envelope.fields_mut();
+        fields.is_error = old.is_error;
+        fields.code = old.code;
+        fields.ora_code = old.ora_code;
+        fields.correlation_id = old.correlation_id;
+        if class.is_retryable() {
+            fields.retry_after_ms = old.retry_after_ms;
+        }
+        if old.effect == Effect::Partial {
+            fields.effect = Effect::Partial;
+        }
+        fields.rule = old.rule;
+        envelope.settle(class.is_retryable(), old.rule.idempotent);
+        envelope
+    }
+
     /// Sets the URL of a page that explains the error.
     #[must_use]
     pub fn with_help_url(mut self, url: impl Into<String>) -> Self {
@@ -527,6 +593,17 @@ impl ErrorEnvelope {
 impl std::error::Error for ErrorEnvelope {}
 
 /// A [`Duration`] in whole milliseconds, saturating at `u64::MAX`.
+/// The class of [`ErrorEnvelope::for_server_resource`]: a server-owned
+/// class as it is, `RateLimited` as `Busy`, any other class `Internal`.
+/// The derive's accessors use it too, so they agree with the envelope.
+pub(crate) const fn server_resource_class(class: ErrorClass) -> ErrorClass {
+    match (class.owner(), class) {
+        (Owner::Server, _) => class,
+        (_, ErrorClass::RateLimited) => ErrorClass::Busy,
+        _ => ErrorClass::Internal,
+    }
+}
+
 pub(crate) fn duration_ms(wait: Duration) -> u64 {
     u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
 }

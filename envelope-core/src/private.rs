@@ -18,12 +18,13 @@ pub use std::vec::Vec;
 pub use serde::Serialize;
 use serde_json::{Map, Value};
 
+pub use crate::argument_error::{ArgumentError, ArgumentErrorKind};
 pub use crate::category::UserErrorCategory;
 pub use crate::class::ErrorClass;
 pub use crate::effect::Effect;
 pub use crate::envelope::ErrorEnvelope;
 pub use crate::envelope_trait::Envelope;
-pub use crate::role::{OptionalId, OraField, RetryField, StrList, ToolField};
+pub use crate::role::{ArgumentList, OptionalId, OraField, RetryField, StrList, ToolField};
 pub use crate::variant_spec::VariantSpec;
 
 /// One plain variant's catalog entry with the class's defaults (category,
@@ -142,6 +143,7 @@ pub mod set {
         fuzzy_matches: Vec<String>,
         correlation_id: Option<String>,
         effect: Effect,
+        message: String,
     }
 }
 
@@ -271,6 +273,89 @@ pub fn details<const N: usize>(entries: [(&'static str, Value); N]) -> Map<Strin
         .map(|(key, value)| (String::from(key), value))
         .collect()
 }
+
+/// `resource = server` on a `transparent` variant: the wrapped error's
+/// envelope, server-owned (see [`ErrorEnvelope::for_server_resource`]).
+#[inline]
+#[must_use]
+pub fn server_resource(envelope: ErrorEnvelope) -> ErrorEnvelope {
+    envelope.for_server_resource()
+}
+
+/// The class of a `resource = server` variant, from the wrapped error's,
+/// without building its envelope: the rule of
+/// [`ErrorEnvelope::for_server_resource`].
+#[inline]
+#[must_use]
+pub const fn server_class(class: ErrorClass) -> ErrorClass {
+    crate::envelope::server_resource_class(class)
+}
+
+/// The category of a `resource = server` variant: the wrapped error's,
+/// unless its class changes, then the new class's default.
+#[inline]
+#[must_use]
+pub const fn server_category(class: ErrorClass, category: UserErrorCategory) -> UserErrorCategory {
+    match class.owner() {
+        crate::class::Owner::Server => category,
+        _ => server_class(class).default_category(),
+    }
+}
+
+/// The envelope of a variant with `argument(...)` attributes or an
+/// `argument_errors` field: [`crate::args::invalid_arguments`] over the
+/// attributes' problems and then the field's, so its message, next step
+/// and ordering are those of every other argument failure; the variant's
+/// category and code on top. (Its class is `InvalidArguments`, which the
+/// derive checks.)
+#[must_use]
+pub fn arguments<const N: usize, L: ArgumentList>(
+    category: UserErrorCategory,
+    code: &'static str,
+    problems: [ArgumentError; N],
+    more: L,
+) -> ErrorEnvelope {
+    let mut all = Vec::with_capacity(N + 1);
+    all.extend(problems);
+    more.move_into(&mut all);
+    let mut envelope = crate::args::invalid_arguments(all);
+    let fields = envelope.fields_mut();
+    fields.category = Some(category);
+    fields.code = Some(Cow::Borrowed(code));
+    envelope
+}
+
+/// The `more` of [`arguments`] for a variant without an `argument_errors`
+/// field.
+pub const NO_ARGUMENTS: Option<&[ArgumentError]> = None;
+
+/// One `argument(path = ..., kind = ..., expected = ...)` problem, with
+/// the suggestions of its `suggestions = field` (or [`NO_STEPS`]).
+#[must_use]
+pub fn argument<L: StrList>(
+    kind: ArgumentErrorKind,
+    path: &'static str,
+    expected: Option<&'static str>,
+    suggestions: L,
+) -> ArgumentError {
+    let mut problem = ArgumentError::new(kind, path);
+    problem.expected = expected.map(String::from);
+    problem.suggestions = suggestions.into_strings();
+    problem
+}
+
+/// The first next step of an argument variant that writes steps of its
+/// own or has a `next_steps` field: the one of
+/// [`crate::args::invalid_arguments`].
+pub const ARGUMENT_STEP: &str = crate::args::NEXT_STEP;
+
+/// The catalog's next steps of an argument variant without `next_step`s.
+pub const ARGUMENT_STEPS: &[&str] = &[ARGUMENT_STEP];
+
+/// The catalog's message of an argument variant without a `message`: what
+/// [`crate::args::invalid_arguments`] writes, in words (the problems are
+/// known only at run time).
+pub const ARGUMENTS_MESSAGE: &str = "N problem(s) in the arguments, each listed in argument_errors";
 
 #[cfg(feature = "axum")]
 pub use crate::integrations::axum;

@@ -13,6 +13,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 use std::time::Duration;
 
+use crate::argument_error::ArgumentError;
 use crate::envelope::duration_ms;
 
 /// A field usable with the `correlation_id` role: any `Display` value, or
@@ -140,6 +141,71 @@ impl<L: StrList> StrList for Option<L> {
 
     fn into_strings(self) -> Vec<String> {
         self.map(StrList::into_strings).unwrap_or_default()
+    }
+}
+
+/// A field usable with the `argument_errors` role: the problems found in
+/// a tool's arguments.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an `argument_errors` field",
+    label = "expected `Vec<ArgumentError>`, `Option<Vec<ArgumentError>>`, `ArgumentError` or `Option<ArgumentError>`",
+    note = "an `#[envelope(argument_errors)]` field holds `envelope::ArgumentError`s, such as `ArgumentError::new(ArgumentErrorKind::Missing, \"/table\")`"
+)]
+pub trait ArgumentList {
+    /// Appends a copy of each problem to `out`.
+    fn copy_into(&self, out: &mut Vec<ArgumentError>);
+    /// Appends each problem to `out`, moved when owned.
+    fn move_into(self, out: &mut Vec<ArgumentError>)
+    where
+        Self: Sized,
+    {
+        self.copy_into(out);
+    }
+}
+
+impl ArgumentList for ArgumentError {
+    fn copy_into(&self, out: &mut Vec<ArgumentError>) {
+        out.push(self.clone());
+    }
+
+    fn move_into(self, out: &mut Vec<ArgumentError>) {
+        out.push(self);
+    }
+}
+
+impl ArgumentList for Vec<ArgumentError> {
+    fn copy_into(&self, out: &mut Vec<ArgumentError>) {
+        out.extend_from_slice(self);
+    }
+
+    fn move_into(self, out: &mut Vec<ArgumentError>) {
+        out.extend(self);
+    }
+}
+
+impl ArgumentList for [ArgumentError] {
+    fn copy_into(&self, out: &mut Vec<ArgumentError>) {
+        out.extend_from_slice(self);
+    }
+}
+
+impl<L: ArgumentList> ArgumentList for Option<L> {
+    fn copy_into(&self, out: &mut Vec<ArgumentError>) {
+        if let Some(list) = self {
+            list.copy_into(out);
+        }
+    }
+
+    fn move_into(self, out: &mut Vec<ArgumentError>) {
+        if let Some(list) = self {
+            list.move_into(out);
+        }
+    }
+}
+
+impl<L: ArgumentList + ?Sized> ArgumentList for &L {
+    fn copy_into(&self, out: &mut Vec<ArgumentError>) {
+        (**self).copy_into(out);
     }
 }
 

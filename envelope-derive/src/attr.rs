@@ -6,11 +6,14 @@ use proc_macro2::{Span, TokenTree};
 use syn::parse::ParseStream;
 use syn::{Attribute, Ident, LitInt, LitStr, Path, Token};
 
+use crate::argument::{self, ArgKind, ArgumentAttr};
 use crate::category::Category;
 use crate::class::Class;
 use crate::ctxt::Ctxt;
 use crate::effect::Effect;
+use crate::fmt::FieldRef;
 use crate::names::{self, Named};
+use crate::resource::Resource;
 
 /// Where an attribute list was written; decides which keys are valid.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -45,6 +48,8 @@ pub(crate) enum Key {
     Retryable,
     Transparent,
     With,
+    Resource,
+    Argument,
 }
 
 /// Where a key may be written: on an enum, on a struct, on a variant.
@@ -55,7 +60,7 @@ struct Places {
 }
 
 impl Key {
-    const ALL: [Key; 17] = [
+    const ALL: [Key; 19] = [
         Key::Crate,
         Key::Class,
         Key::Category,
@@ -73,6 +78,8 @@ impl Key {
         Key::Retryable,
         Key::Transparent,
         Key::With,
+        Key::Resource,
+        Key::Argument,
     ];
 
     pub fn name(self) -> &'static str {
@@ -94,6 +101,8 @@ impl Key {
             Key::Retryable => "retryable",
             Key::Transparent => "transparent",
             Key::With => "with",
+            Key::Resource => "resource",
+            Key::Argument => "argument",
         }
     }
 
@@ -107,7 +116,9 @@ impl Key {
             | Key::OraCode
             | Key::RetryAfterMs
             | Key::Transparent
-            | Key::With => (false, true, true),
+            | Key::With
+            | Key::Resource
+            | Key::Argument => (false, true, true),
             // Defaults on the container, overridden per variant.
             Key::Class
             | Key::Category
@@ -136,7 +147,7 @@ impl Key {
 
     /// Keys that may appear more than once in one place.
     fn repeatable(self) -> bool {
-        matches!(self, Key::NextStep | Key::SuggestedTools)
+        matches!(self, Key::NextStep | Key::SuggestedTools | Key::Argument)
     }
 
     /// Keys that describe the type rather than one variant's envelope, so
@@ -178,6 +189,10 @@ pub(crate) struct ItemAttrs {
     pub retryable: Option<(bool, Span)>,
     pub transparent: Option<Span>,
     pub with: Option<Path>,
+    /// `resource = server | caller`, for a `transparent` variant.
+    pub resource: Option<(Ident, Resource)>,
+    /// Each `argument(...)`, in order.
+    pub arguments: Vec<ArgumentAttr>,
     /// Every key written, with its span, for the rules in `valid.rs`.
     pub keys: Vec<(Key, Span)>,
     /// Whether parsing these attributes reported an error; later rules stay
@@ -202,12 +217,13 @@ pub(crate) enum Role {
     OraCode,
     Detail(Option<LitStr>),
     CorrelationId,
+    ArgumentErrors,
     Secret,
 }
 
 impl Role {
     /// Every role key, for "did you mean" and misplacement messages.
-    const NAMES: [&'static str; 9] = [
+    const NAMES: [&'static str; 10] = [
         "fuzzy_matches",
         "next_steps",
         "suggested_tool",
@@ -216,6 +232,7 @@ impl Role {
         "ora_code",
         "detail",
         "correlation_id",
+        "argument_errors",
         "secret",
     ];
 
@@ -229,6 +246,7 @@ impl Role {
             Role::OraCode => "ora_code",
             Role::Detail(_) => "detail",
             Role::CorrelationId => "correlation_id",
+            Role::ArgumentErrors => "argument_errors",
             Role::Secret => "secret",
         }
     }
@@ -244,6 +262,7 @@ impl Role {
             "retry_after" => Role::RetryAfter,
             "ora_code" => Role::OraCode,
             "correlation_id" => Role::CorrelationId,
+            "argument_errors" => Role::ArgumentErrors,
             "secret" => Role::Secret,
             _ => return None,
         })
@@ -415,6 +434,12 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
                 Key::Transparent => {
                     no_value(meta, "transparent")?;
                     out.transparent = Some(span);
+                }
+                Key::Resource => out.resource = resource_value(cx, meta)?,
+                Key::Argument => {
+                    if let Some(argument) = argument_value(cx, meta, span)? {
+                        out.arguments.push(argument);
+                    }
                 }
                 Key::With => {
                     if !input.peek(Token![=]) {
@@ -718,6 +743,185 @@ fn effect_value(
             cx.push(err);
             Ok(None)
         }
+    }
+}
+
+/// `resource = server | caller`, reported and skipped when unknown.
+fn resource_value(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta,
+) -> syn::Result<Option<(Ident, Resource)>> {
+    let (_, value) = key_value(meta, "resource = server")?;
+    let ident: Ident = value.parse().map_err(|err| {
+        syn::Error::new(
+            err.span(),
+            "expected `server` or `caller`: write `resource = server` for the server's own files, database or credentials, `resource = caller` for what the caller sent",
+        )
+    })?;
+    match Resource::from_ident(&ident) {
+        Ok(resource) => Ok(Some((ident, resource))),
+        Err(err) => {
+            cx.push(err);
+            Ok(None)
+        }
+    }
+}
+
+/// `argument(path = "/tag", kind = unknown_variant, expected = "...",
+/// suggestions = field)`: every mistake inside is reported, and the
+/// problem kept only when it has its `path` and `kind`.
+fn argument_value(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta,
+    span: Span,
+) -> syn::Result<Option<ArgumentAttr>> {
+    let example = argument::EXAMPLE;
+    if !meta.input.peek(syn::token::Paren) {
+        cx.push(meta.error(format!("`argument` takes a list: write `{example}`")));
+        skip_value(&meta.input)?;
+        return Ok(None);
+    }
+    let list: proc_macro2::Group = meta.input.fork().parse()?;
+    if list.stream().is_empty() {
+        cx.push(meta.error(format!(
+            "`argument` needs `path` and `kind`: write `{example}`"
+        )));
+        skip_value(&meta.input)?;
+        return Ok(None);
+    }
+    let mut path: Option<LitStr> = None;
+    let mut kind: Option<ArgKind> = None;
+    let mut kind_written = false;
+    let mut expected: Option<LitStr> = None;
+    let mut suggestions: Option<(FieldRef, Span)> = None;
+    let mut seen: Vec<String> = Vec::new();
+    let mut errored = false;
+    meta.parse_nested_meta(|inner| {
+        let Some(ident) = inner.path.get_ident() else {
+            cx.push(syn::Error::new_spanned(
+                &inner.path,
+                format!("expected one of `path`, `kind`, `expected`, `suggestions`: write `{example}`"),
+            ));
+            errored = true;
+            return skip_value(&inner.input);
+        };
+        let key = ident.to_string();
+        let key_span = ident.span();
+        if !argument::KEYS.contains(&key.as_str()) {
+            let hint = match names::closest(&key, &argument::KEYS) {
+                Some(best) => format!("did you mean `{best}`?"),
+                None => format!("expected one of: {}", argument::KEYS.join(", ")),
+            };
+            cx.push(syn::Error::new(
+                key_span,
+                format!("unknown key `{key}` in `argument(...)`; {hint}"),
+            ));
+            errored = true;
+            return skip_value(&inner.input);
+        }
+        if seen.contains(&key) {
+            cx.push(syn::Error::new(
+                key_span,
+                format!("duplicate `{key}` in `argument(...)`; keep only one"),
+            ));
+            errored = true;
+            return skip_value(&inner.input);
+        }
+        seen.push(key.clone());
+        match key.as_str() {
+            "path" => {
+                let (_, value) = key_value(&inner, "path = \"/tag\"")?;
+                let lit: LitStr = value.parse().map_err(|err| {
+                    syn::Error::new(
+                        err.span(),
+                        "expected a string literal for `path`, a JSON Pointer into the arguments: write `path = \"/tag\"`",
+                    )
+                })?;
+                let text = lit.value();
+                if !text.is_empty() && !text.starts_with('/') {
+                    cx.push(syn::Error::new(
+                        lit.span(),
+                        format!("`path` is a JSON Pointer into the arguments, which starts with `/`: write `path = \"/{text}\"` (or `path = \"\"` for the arguments themselves)"),
+                    ));
+                    errored = true;
+                } else {
+                    path = Some(lit);
+                }
+            }
+            "kind" => {
+                kind_written = true;
+                let (_, value) = key_value(&inner, "kind = unknown_variant")?;
+                if value.peek(LitStr) {
+                    let lit: LitStr = value.parse()?;
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        format!("expected an argument kind name, found a string: write `kind = {}` without quotes", lit.value()),
+                    ));
+                }
+                let ident: Ident = value.parse().map_err(|err| {
+                    syn::Error::new(
+                        err.span(),
+                        "expected an argument kind: `missing`, `wrong_type`, `unknown_field`, `unknown_variant`, `out_of_range` or `other`",
+                    )
+                })?;
+                match ArgKind::from_ident(&ident) {
+                    Ok(found) => kind = Some(found),
+                    Err(err) => {
+                        cx.push(err);
+                        errored = true;
+                    }
+                }
+            }
+            "expected" => expected = Some(string_value(&inner, "expected = \"an integer from 1 to 14\"")?),
+            _ => {
+                let (_, value) = key_value(&inner, "suggestions = field")?;
+                let found = if value.peek(LitInt) {
+                    let lit: LitInt = value.parse()?;
+                    lit.base10_parse::<usize>()
+                        .map(|index| (FieldRef::Index(index), lit.span()))
+                } else {
+                    value
+                        .parse::<Ident>()
+                        .map(|ident| (FieldRef::Named(names::unraw(&ident)), ident.span()))
+                };
+                suggestions = Some(found.map_err(|err| {
+                    syn::Error::new(
+                        err.span(),
+                        "expected a field name: write `suggestions = field`, naming the variant's field that holds the near misses (a list of strings)",
+                    )
+                })?);
+            }
+        }
+        Ok(())
+    })?;
+    let missing: Vec<&str> = [
+        ("path", path.is_none() && !seen.iter().any(|k| k == "path")),
+        ("kind", !kind_written),
+    ]
+    .into_iter()
+    .filter_map(|(key, missing)| missing.then_some(key))
+    .collect();
+    if !missing.is_empty() {
+        let what = missing
+            .iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(" and ");
+        cx.push(syn::Error::new(
+            span,
+            format!("`argument` needs {what}: write `{example}`"),
+        ));
+        return Ok(None);
+    }
+    match (path, kind) {
+        (Some(path), Some(kind)) if !errored => Ok(Some(ArgumentAttr {
+            span,
+            path,
+            kind,
+            expected,
+            suggestions,
+        })),
+        _ => Ok(None),
     }
 }
 

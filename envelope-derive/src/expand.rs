@@ -23,6 +23,7 @@ use crate::category::Category;
 use crate::ctxt::Ctxt;
 use crate::fmt::{FieldRef, Piece};
 use crate::names::{Named, unraw};
+use crate::resource::Resource;
 use crate::valid::{self, Kind, Message, Model, Plain, Rendered};
 
 /// Expands `#[derive(Envelope)]` for `input`: the `Envelope` impl and the two
@@ -163,7 +164,7 @@ impl<'m, 'a> Scope<'m, 'a> {
                     merge,
                 }
             }
-            Kind::Transparent(i) => delegate(q, input, variant, *i, &method),
+            Kind::Transparent(i, resource) => delegate(q, input, variant, *i, &method, *resource),
             Kind::With(i, path) => {
                 let (pattern, built) = with(input, variant, *i, path);
                 let body = quote!(<#q::ErrorEnvelope as #q::Envelope>::#method(&#built));
@@ -180,9 +181,15 @@ impl<'m, 'a> Scope<'m, 'a> {
 
     /// A delegating arm that calls `method` on the wrapped error, with the
     /// container defaults it lacks filled in.
-    fn transparent(&self, variant: &'m Variant<'a>, index: usize, method: &str) -> Arm<'m, 'a> {
+    fn transparent(
+        &self,
+        variant: &'m Variant<'a>,
+        index: usize,
+        resource: Resource,
+        method: &str,
+    ) -> Arm<'m, 'a> {
         let method = format_ident!("{}", method);
-        let arm = delegate(&self.q, self.input, variant, index, &method);
+        let arm = delegate(&self.q, self.input, variant, index, &method, resource);
         filled(&self.q, self.model, arm)
     }
 
@@ -259,7 +266,7 @@ fn to_envelope(scope: &Scope) -> TokenStream {
     let p = &scope.p;
     let arms = scope.pairs.iter().map(|&(variant, kind)| match kind {
         Kind::Plain(plain) => scope.convert(variant, plain),
-        Kind::Transparent(i) => scope.transparent(variant, *i, "to_envelope"),
+        Kind::Transparent(i, resource) => scope.transparent(variant, *i, *resource, "to_envelope"),
         Kind::With(i, path) => {
             let (pattern, body) = with(scope.input, variant, *i, path);
             let arm = Arm {
@@ -285,7 +292,7 @@ fn to_envelope(scope: &Scope) -> TokenStream {
 fn into_envelope(scope: &Scope) -> Option<TokenStream> {
     let moves = scope.pairs.iter().any(|(_, kind)| match kind {
         Kind::Plain(plain) => plain.moves(),
-        Kind::Transparent(_) => true,
+        Kind::Transparent(..) => true,
         Kind::With(..) => false,
     });
     if !moves {
@@ -294,7 +301,9 @@ fn into_envelope(scope: &Scope) -> Option<TokenStream> {
     let (p, q) = (&scope.p, &scope.q);
     let arms = scope.pairs.iter().map(|&(variant, kind)| match kind {
         Kind::Plain(plain) if plain.moves() => scope.convert(variant, plain),
-        Kind::Transparent(i) => scope.transparent(variant, *i, "into_envelope"),
+        Kind::Transparent(i, resource) => {
+            scope.transparent(variant, *i, *resource, "into_envelope")
+        }
         Kind::Plain(_) | Kind::With(..) => Arm {
             variant,
             pattern: pattern(scope.input, variant, &[]),
@@ -409,18 +418,30 @@ fn pattern(input: &Input, variant: &Variant, bound: &[usize]) -> TokenStream {
     quote!(#path { #(#fields,)* .. })
 }
 
-/// An arm that hands the call to the wrapped error's `Envelope` impl.
+/// An arm that hands the call to the wrapped error's `Envelope` impl;
+/// for `resource = server`, through the rule that makes its caller-owned
+/// classes server-owned (the code stays the wrapped error's).
 fn delegate<'v, 'a>(
     p: &TokenStream,
     input: &Input,
     variant: &'v Variant<'a>,
     index: usize,
     method: &Ident,
+    resource: Resource,
 ) -> Arm<'v, 'a> {
     let field = &variant.fields[index];
     let ty = field.ty;
     let binding = &field.binding;
-    let body = quote_spanned!(ty.span()=> <#ty as #p::Envelope>::#method(#binding));
+    let call = quote_spanned!(ty.span()=> <#ty as #p::Envelope>::#method(#binding));
+    let body = match (resource, method.to_string().as_str()) {
+        (Resource::Caller, _) | (Resource::Server, "code") => call,
+        (Resource::Server, "error_class") => quote!(#p::server_class(#call)),
+        (Resource::Server, "user_category") => {
+            let class = quote_spanned!(ty.span()=> <#ty as #p::Envelope>::error_class(#binding));
+            quote!(#p::server_category(#class, #call))
+        }
+        (Resource::Server, _) => quote!(#p::server_resource(#call)),
+    };
     Arm {
         variant,
         pattern: pattern(input, variant, &[index]),
@@ -467,12 +488,40 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
     let message = match &plain.message {
         Message::Template(rendered) => text(p, variant, rendered),
         Message::Display => quote!(#p::display(self)),
-        Message::Generic => quote!(#p::generic(#class)),
+        Message::Generic | Message::Arguments => quote!(#p::generic(#class)),
+    };
+    let mut setters = setters(p, variant, plain);
+    let base = match &plain.arguments {
+        None => quote!(#p::base(#class, #category, #code, #message)),
+        // `args::invalid_arguments` writes the message, unless the variant
+        // gives its own.
+        Some(problems) => {
+            if let Message::Template(_) = plain.message {
+                setters.insert(0, ("message", message));
+            }
+            let problems = problems.iter().map(|problem| argument(p, variant, problem));
+            let more = match plain.roles.argument_errors {
+                // Moved by `into_envelope`, unless a template or a
+                // `detail` still reads it.
+                Some(index) if plain.reads(index) => {
+                    let field = &variant.fields[index];
+                    let binding = &field.binding;
+                    quote_spanned!(field.ty.span()=> &#binding)
+                }
+                Some(index) => {
+                    let field = &variant.fields[index];
+                    let binding = &field.binding;
+                    quote_spanned!(field.ty.span()=> #binding)
+                }
+                None => quote!(#p::NO_ARGUMENTS),
+            };
+            quote!(#p::arguments(#category, #code, [#(#problems),*], #more))
+        }
     };
     // One setter call per field; each setter is compiled once, in the
     // runtime crate, so an arm stays small.
     let envelope = Ident::new("envelope", Span::mixed_site());
-    let sets = setters(p, variant, plain).into_iter().map(|(name, value)| {
+    let sets = setters.into_iter().map(|(name, value)| {
         let name = Ident::new(name, Span::call_site());
         quote!(#p::set::#name(&mut #envelope, #value);)
     });
@@ -486,7 +535,7 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         quote!(#p::settle(&mut #envelope, #may_succeed, #idempotent);)
     });
     quote!({
-        let mut #envelope = #p::base(#class, #category, #code, #message);
+        let mut #envelope = #base;
         #(#sets)*
         #settle
         #envelope
@@ -560,13 +609,52 @@ fn setters(p: &TokenStream, variant: &Variant, plain: &Plain) -> Vec<(&'static s
     fields
 }
 
+/// One `argument(...)` problem, its suggestions borrowed from their field
+/// (which `into_envelope` may move later).
+fn argument(p: &TokenStream, variant: &Variant, problem: &valid::Problem) -> TokenStream {
+    let kind = problem.kind.ident();
+    let path = &problem.path;
+    let expected = match &problem.expected {
+        Some(expected) => quote!(#p::Some(#expected)),
+        None => quote!(#p::None),
+    };
+    let suggestions = match problem.suggestions {
+        Some(index) => {
+            let field = &variant.fields[index];
+            let binding = &field.binding;
+            quote_spanned!(field.ty.span()=> &#binding)
+        }
+        None => quote!(#p::NO_STEPS),
+    };
+    quote!(#p::argument(#p::ArgumentErrorKind::#kind, #path, #expected, #suggestions))
+}
+
 /// The `next_steps` value: the templates, the role field's list, or both.
+/// An argument variant keeps `args::invalid_arguments`' step unless it has
+/// templates of its own; a `next_steps` field goes after that step.
 fn next_steps(p: &TokenStream, variant: &Variant, plain: &Plain) -> Option<TokenStream> {
-    let templates: Vec<TokenStream> = plain
+    let mut templates: Vec<TokenStream> = plain
         .next_steps
         .iter()
         .map(|rendered| text(p, variant, rendered))
         .collect();
+    if plain.arguments.is_some() {
+        if templates.is_empty() && plain.roles.next_steps.is_none() {
+            return None;
+        }
+        if templates.is_empty() {
+            templates.push(quote!(#p::text(#p::ARGUMENT_STEP)));
+        }
+        let more = match plain.roles.next_steps {
+            Some(index) => {
+                let field = &variant.fields[index];
+                let binding = &field.binding;
+                quote_spanned!(field.ty.span()=> #binding)
+            }
+            None => quote!(#p::NO_STEPS),
+        };
+        return Some(quote!(#p::steps([#(#templates),*], #more)));
+    }
     match (templates.is_empty(), plain.roles.next_steps) {
         (true, None) => None,
         // Room for the check step only when the rule may add one.
@@ -729,7 +817,7 @@ fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
     let name = unraw(variant.ident);
     let plain = match kind {
         Kind::Plain(plain) => plain,
-        Kind::Transparent(_) | Kind::With(..) => {
+        Kind::Transparent(..) | Kind::With(..) => {
             return quote!(#p::VariantSpec::new(#name).transparent());
         }
     };
@@ -741,6 +829,7 @@ fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
             quote!(#p::Some(#lit))
         }
         Message::Generic => quote!(#p::Some(#class.generic_message())),
+        Message::Arguments => quote!(#p::Some(#p::ARGUMENTS_MESSAGE)),
         Message::Display => quote!(#p::None),
     };
     // Only what differs from the class's defaults, in the order the
@@ -756,6 +845,8 @@ fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
     if !plain.next_steps.is_empty() {
         let steps = plain.next_steps.iter().map(|r| &r.template.lit);
         chain.push(quote!(with_next_steps(&[#(#steps),*])));
+    } else if plain.arguments.is_some() {
+        chain.push(quote!(with_next_steps(#p::ARGUMENT_STEPS)));
     }
     if let Some(url) = &plain.help_url {
         chain.push(quote!(with_help_url(#url)));

@@ -12,6 +12,7 @@
 // On docs.rs: label each feature-gated item with the feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod argument;
 mod ast;
 mod attr;
 mod category;
@@ -23,6 +24,7 @@ mod fallback;
 mod fmt;
 mod generics;
 mod names;
+mod resource;
 mod valid;
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use proc_macro2::Span;
 use syn::{Ident, Path, Type};
 
+use crate::argument::ArgKind;
 use crate::ast::{Input, Shape, Variant};
 use crate::attr::{ItemAttrs, Key, Role, ToolAttr};
 use crate::category::Category;
@@ -13,6 +14,7 @@ use crate::effect::Effect;
 use crate::fmt::{FieldRef, Piece, Template};
 use crate::generics::{self, Bound, Bounds};
 use crate::names::{self, Named};
+use crate::resource::Resource;
 
 pub(crate) struct Model<'a> {
     pub krate: Path,
@@ -40,8 +42,9 @@ pub(crate) struct Fill {
 }
 
 pub(crate) enum Kind {
-    /// Delegates to the field at this index.
-    Transparent(usize),
+    /// Delegates to the field at this index; `Resource::Server` makes its
+    /// caller-owned classes server-owned.
+    Transparent(usize, Resource),
     /// Builds the envelope by calling the function with the field at this
     /// index.
     With(usize, Path),
@@ -62,6 +65,19 @@ pub(crate) struct Plain {
     pub help_url: Option<String>,
     pub retry: Retry,
     pub roles: Roles,
+    /// The argument problems, for a variant with `argument(...)` or an
+    /// `argument_errors` field: its envelope is `args::invalid_arguments`'.
+    pub arguments: Option<Vec<Problem>>,
+}
+
+/// One `argument(...)`, checked: an `ArgumentError` known at compile time
+/// but for its suggestions, which come from a field.
+pub(crate) struct Problem {
+    pub kind: ArgKind,
+    pub path: String,
+    pub expected: Option<String>,
+    /// The index of the `suggestions = field`.
+    pub suggestions: Option<usize>,
 }
 
 /// What the retry rule reads: explicit values, the variant's or the
@@ -82,6 +98,9 @@ pub(crate) enum Message {
     Display,
     /// The class's generic text (server-owned class without `message`).
     Generic,
+    /// The text `args::invalid_arguments` writes for the problems (an
+    /// argument variant without `message`).
+    Arguments,
 }
 
 /// A template whose placeholders are resolved to field indices.
@@ -102,6 +121,7 @@ pub(crate) struct Roles {
     pub correlation_id: Option<usize>,
     /// Whether the `correlation_id` field's type is spelled `Option<...>`.
     pub correlation_id_is_option: bool,
+    pub argument_errors: Option<usize>,
     pub details: Vec<(String, usize)>,
 }
 
@@ -127,7 +147,8 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
             {
                 bounds.push(field.ty, Bound::Envelope);
             }
-            Kind::Transparent(index)
+            let resource = own.resource.as_ref().map_or(Resource::Caller, |(_, r)| *r);
+            Kind::Transparent(index, resource)
         } else if let Some(path) = &own.with {
             let span = own.span_of(Key::With).unwrap_or_else(Span::call_site);
             Kind::With(delegated(cx, variant, own, Key::With, span), path.clone())
@@ -146,7 +167,7 @@ pub(crate) fn validate<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Model<'a> {
     bounds.display_self = uses_display && !input.generics.params.is_empty();
     let delegates = variants
         .iter()
-        .any(|kind| matches!(kind, Kind::Transparent(_) | Kind::With(..)));
+        .any(|kind| matches!(kind, Kind::Transparent(..) | Kind::With(..)));
     // On a struct the container is the delegating variant: of these keys
     // only `suggested_tools` gets this far (the rest are errors there).
     let fill = delegates.then(|| container_fill(container)).flatten();
@@ -223,11 +244,16 @@ fn container_fill(container: &ItemAttrs) -> Option<Fill> {
 fn delegated(cx: &Ctxt, variant: &Variant, own: &ItemAttrs, mode_key: Key, span: Span) -> usize {
     let mode = mode_key.name();
     for &(key, key_span) in &own.keys {
-        if key == mode_key || key.is_container_only() {
+        if key == mode_key
+            || key.is_container_only()
+            || (key == Key::Resource && mode_key == Key::Transparent)
+        {
             continue;
         }
         let key = key.name();
-        let message = if matches!(key, "transparent" | "with") {
+        let message = if key == "resource" {
+            "`resource` cannot be combined with `with`: the function builds the whole envelope; remove `resource`, and for the server's own resources call `.for_server_resource()` on the envelope the function returns".to_owned()
+        } else if matches!(key, "transparent" | "with") {
             "`transparent` and `with` cannot be combined: keep one".to_owned()
         } else if mode_key == Key::Transparent {
             format!(
@@ -280,6 +306,15 @@ fn plain<'a>(
     params: &[String],
     bounds: &mut Bounds<'a>,
 ) -> Option<Plain> {
+    if let Some((ident, _)) = &own.resource {
+        cx.push(syn::Error::new(
+            own.span_of(Key::Resource).unwrap_or_else(|| ident.span()),
+            format!(
+                "`resource` is for a `transparent` variant, whose envelope comes from the error it wraps; `{}` builds its own, so its class already says whose fault it is: remove `resource`, or pick a server-owned class such as `class = Internal`",
+                variant.ident
+            ),
+        ));
+    }
     let class = class(cx, variant, own, container, is_struct)?;
     let category = own
         .category
@@ -287,8 +322,10 @@ fn plain<'a>(
         .or(container.category.as_ref())
         .map(|(_, c)| *c);
     let roles = roles(cx, variant);
-    let message = message(cx, variant, own, class, params, bounds);
-    let next_steps = next_steps(cx, variant, own, container, params, bounds);
+    let arguments = arguments(cx, variant, own, class, &roles);
+    let is_arguments = arguments.is_some();
+    let message = message(cx, variant, own, class, is_arguments, params, bounds);
+    let next_steps = next_steps(cx, variant, own, container, is_arguments, params, bounds);
     let tool = tool(own, container, class);
     let code = code(cx, variant, own, container);
     role_bounds(variant, &roles, params, bounds);
@@ -310,6 +347,7 @@ fn plain<'a>(
             .or(container.help_url.as_ref())
             .map(syn::LitStr::value),
         roles,
+        arguments,
     };
     plain.bound = (0..variant.fields.len())
         .filter(|&i| plain.binds(i))
@@ -347,13 +385,15 @@ fn class(
     None
 }
 
-/// The variant's `message` template; without one, the error's `Display`
-/// text, or the class's generic text for a server-owned class.
+/// The variant's `message` template; without one, the text of its
+/// argument problems, the error's `Display` text, or the class's generic
+/// text for a server-owned class.
 fn message<'a>(
     cx: &Ctxt,
     variant: &Variant<'a>,
     own: &ItemAttrs,
     class: Class,
+    is_arguments: bool,
     params: &[String],
     bounds: &mut Bounds<'a>,
 ) -> Message {
@@ -362,6 +402,9 @@ fn message<'a>(
             Some(rendered) => Message::Template(rendered),
             None => Message::Generic,
         };
+    }
+    if is_arguments {
+        return Message::Arguments;
     }
     if let Some(field) = variant.fields.iter().find(|f| f.attrs.is_secret()) {
         cx.push(syn::Error::new(
@@ -379,16 +422,19 @@ fn message<'a>(
     }
 }
 
-/// The variant's `next_step` templates, else the container's.
+/// The variant's `next_step` templates, else the container's; an
+/// argument variant has a step of its own (`args::invalid_arguments`'),
+/// which only its own templates replace.
 fn next_steps<'a>(
     cx: &Ctxt,
     variant: &Variant<'a>,
     own: &ItemAttrs,
     container: &ItemAttrs,
+    is_arguments: bool,
     params: &[String],
     bounds: &mut Bounds<'a>,
 ) -> Vec<Rendered> {
-    let lits = if own.next_steps.is_empty() {
+    let lits = if own.next_steps.is_empty() && !is_arguments {
         &container.next_steps
     } else {
         &own.next_steps
@@ -439,6 +485,92 @@ fn code(cx: &Ctxt, variant: &Variant, own: &ItemAttrs, container: &ItemAttrs) ->
         ));
     }
     code
+}
+
+/// The argument problems of a variant with `argument(...)` or an
+/// `argument_errors` field, whose class must be `InvalidArguments`; `None`
+/// for any other variant, or when that check failed.
+fn arguments(
+    cx: &Ctxt,
+    variant: &Variant,
+    own: &ItemAttrs,
+    class: Class,
+    roles: &Roles,
+) -> Option<Vec<Problem>> {
+    let role_span = roles.argument_errors.and_then(|index| {
+        variant.fields[index]
+            .attrs
+            .roles
+            .iter()
+            .find(|(role, _)| matches!(role, Role::ArgumentErrors))
+            .map(|(_, span)| *span)
+    });
+    if own.arguments.is_empty() && role_span.is_none() {
+        return None;
+    }
+    if class != Class::InvalidArguments {
+        let name = class.name();
+        let ident = variant.ident;
+        for argument in &own.arguments {
+            cx.push(syn::Error::new(
+                argument.span,
+                format!("`argument` describes a problem in the tool's arguments, so `{ident}` needs `class = InvalidArguments`, not `{name}`: change its class, or describe the problem in `message` instead"),
+            ));
+        }
+        if let Some(span) = role_span {
+            cx.push(syn::Error::new(
+                span,
+                format!("an `argument_errors` field lists problems in the tool's arguments, so `{ident}` needs `class = InvalidArguments`, not `{name}`: change its class, or remove `argument_errors`"),
+            ));
+        }
+        return None;
+    }
+    let mut problems = Vec::new();
+    let mut ok = true;
+    for argument in &own.arguments {
+        let suggestions = match &argument.suggestions {
+            None => None,
+            Some((name, span)) => match suggestions_field(variant, name) {
+                Ok(index) => Some(index),
+                Err(message) => {
+                    cx.push(syn::Error::new(*span, message));
+                    ok = false;
+                    continue;
+                }
+            },
+        };
+        problems.push(Problem {
+            kind: argument.kind,
+            path: argument.path.value(),
+            expected: argument.expected.as_ref().map(syn::LitStr::value),
+            suggestions,
+        });
+    }
+    ok.then_some(problems)
+}
+
+/// The index of the field `suggestions = name` names, or why it cannot be
+/// used.
+fn suggestions_field(variant: &Variant, name: &FieldRef) -> Result<usize, String> {
+    let ident = variant.ident;
+    let Some(index) = variant.field(name) else {
+        let known: Vec<String> = variant.fields.iter().map(|f| f.name.to_string()).collect();
+        let known_refs: Vec<&str> = known.iter().map(String::as_str).collect();
+        let hint = match names::closest(&name.to_string(), &known_refs) {
+            Some(best) => format!("did you mean `suggestions = {best}`?"),
+            None if known.is_empty() => "it has no fields".to_owned(),
+            None => format!("its fields are: {}", known.join(", ")),
+        };
+        return Err(format!(
+            "`{ident}` has no field `{name}` for `suggestions`; {hint}"
+        ));
+    };
+    if variant.fields[index].attrs.is_secret() {
+        return Err(format!(
+            "`suggestions = {name}` names a secret field of `{ident}`; secret fields are never rendered: name another field"
+        ));
+    }
+    Ok(index)
 }
 
 /// The bounds the role fields need when their type mentions a type
@@ -661,6 +793,7 @@ fn roles(cx: &Ctxt, variant: &Variant) -> Roles {
                 Role::SuggestedTool => Some(("suggested_tool", &mut roles.suggested_tool)),
                 Role::RetryAfterMs | Role::RetryAfter => Some(("retry_after_ms", &mut roles.retry)),
                 Role::OraCode => Some(("ora_code", &mut roles.ora_code)),
+                Role::ArgumentErrors => Some(("argument_errors", &mut roles.argument_errors)),
                 Role::CorrelationId => {
                     roles.correlation_id_is_option =
                         last_ident(field.ty).as_deref() == Some("Option");
@@ -747,6 +880,9 @@ fn type_mismatch(role: &Role, ty: &Type) -> Option<String> {
             "`{}` takes a number, but this field is `{text}`: parse it when the error is built",
             role.name()
         )),
+        Role::ArgumentErrors if is_text || is_int || text == "bool" => Some(format!(
+            "`argument_errors` takes the problems as `envelope::ArgumentError`s (`Vec<ArgumentError>`, `Option<Vec<ArgumentError>>` or one `ArgumentError`), but this field is `{text}`: build them with `ArgumentError::new(kind, \"/path\")`"
+        )),
         Role::SuggestedTool if is_int || text == "Vec" => Some(format!(
             "`suggested_tool` takes one tool name (`String` or `Option<String>`), but this field is `{text}`"
         )),
@@ -778,9 +914,21 @@ impl Plain {
             roles.retry,
             roles.ora_code,
             roles.correlation_id,
+            roles.argument_errors,
         ]
         .contains(&Some(index))
             || roles.details.iter().any(|(_, i)| *i == index)
+            || self
+                .arguments
+                .iter()
+                .flatten()
+                .any(|problem| problem.suggestions == Some(index))
+            || self.templates().any(|r| r.args.contains(&index))
+    }
+
+    /// Whether a template or a `detail` reads the field at `index`.
+    pub fn reads(&self, index: usize) -> bool {
+        self.roles.details.iter().any(|(_, i)| *i == index)
             || self.templates().any(|r| r.args.contains(&index))
     }
 
@@ -800,6 +948,7 @@ impl Plain {
         !matches!(self.message, Message::Display)
             && (roles.fuzzy_matches.is_some()
                 || roles.next_steps.is_some()
-                || roles.suggested_tool.is_some())
+                || roles.suggested_tool.is_some()
+                || roles.argument_errors.is_some())
     }
 }

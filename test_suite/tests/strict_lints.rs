@@ -31,11 +31,14 @@
     clippy::min_ident_chars
 )]
 
+use std::io;
+
 use envelope::{Envelope, ErrorClass, ErrorEnvelope};
 
 /// Error types as a library would keep them: in a module, some deprecated.
 mod errors {
     use core::fmt;
+    use std::io;
 
     use envelope::Envelope;
 
@@ -120,6 +123,26 @@ mod errors {
         Partial([u8; N]),
     }
 
+    /// Argument problems and a wrapped error of the server's own.
+    #[derive(Debug, Envelope)]
+    pub enum Arguments {
+        /// A problem declared on the variant, with near misses.
+        #[envelope(
+            class = InvalidArguments,
+            argument(path = "/tag", kind = unknown_variant, suggestions = near)
+        )]
+        Tag {
+            /// Near misses.
+            near: Vec<String>,
+        },
+        /// Problems found at run time.
+        #[envelope(class = InvalidArguments)]
+        Found(#[envelope(argument_errors)] Vec<envelope::ArgumentError>),
+        /// The server's own file.
+        #[envelope(transparent, resource = server)]
+        Store(io::Error),
+    }
+
     impl fmt::Display for Unit {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("unit")
@@ -133,6 +156,22 @@ fn every_shape_converts() {
     use errors::{Coded, Generic, Named, OldError, Tuple, Unit, WithData};
 
     let class = |error: &dyn Envelope| error.error_class();
+    let tag = errors::Arguments::Tag {
+        near: vec!["work".to_owned()],
+    };
+    let problems = tag.into_envelope().into_fields().argument_errors;
+    assert_eq!(
+        problems
+            .first()
+            .map(|problem| problem.suggestions.as_slice()),
+        Some(&["work".to_owned()][..])
+    );
+    assert_eq!(
+        class(&errors::Arguments::Found(Vec::new())),
+        ErrorClass::InvalidArguments
+    );
+    let store = errors::Arguments::Store(io::ErrorKind::NotFound.into());
+    assert_eq!(class(&store), ErrorClass::Internal);
     assert_eq!(class(&Unit), ErrorClass::Internal);
     assert_eq!(class(&Tuple(3)), ErrorClass::InvalidArguments);
     assert_eq!(class(&OldError(1)), ErrorClass::Internal);

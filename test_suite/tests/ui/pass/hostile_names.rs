@@ -74,6 +74,18 @@ pub enum HostileError {
     /// A detail.
     #[envelope(class = Conflict, message = "conflict {0}")]
     Conflict(#[envelope(detail = "version")] u32),
+    /// Argument problems, declared and found.
+    #[envelope(class = InvalidArguments, argument(path = "/f", kind = unknown_field, suggestions = f))]
+    Arguments {
+        /// Named like a generated local.
+        f: real_std::vec::Vec<real_std::string::String>,
+        /// Found at run time.
+        #[envelope(argument_errors)]
+        envelope: real_std::option::Option<envelope::ArgumentError>,
+    },
+    /// The server's own file.
+    #[envelope(transparent, resource = server)]
+    Store(real_std::io::Error),
 }
 
 fn main() {
@@ -97,5 +109,15 @@ fn main() {
         HostileError::Conflict(3),
     );
     real_std::assert_eq!(conflict.details["version"], 3);
+    let arguments = envelope::Envelope::into_envelope(HostileError::Arguments {
+        f: real_std::vec![real_std::borrow::ToOwned::to_owned("g")],
+        envelope: real_std::option::Option::None,
+    });
+    real_std::assert_eq!(arguments.argument_errors[0].suggestions, ["g"]);
+    let store = HostileError::Store(real_std::io::Error::new(real_std::io::ErrorKind::NotFound, "db"));
+    real_std::assert_eq!(
+        envelope::Envelope::error_class(&store),
+        envelope::ErrorClass::Internal
+    );
     let _ = (Result, Option, String, Vec, Box, Some, Ok, None);
 }
