@@ -37,7 +37,7 @@ const TOOL_FAILURE: &str = "io.modelcontextprotocol/toolFailure";
 /// |---|---|
 /// | `Unknown tool: <name>` (Python SDK), `Tool <name> not found` (TypeScript SDK) | `OBJECT_NOT_FOUND`, code `UNKNOWN_TOOL` |
 /// | `<n> validation error(s) for <tool>Arguments` and pydantic's report (Python SDK) | `INVALID_ARGUMENTS`, an argument problem per error, at the location pydantic names (`n` is `/n`, `a.0.b` is `/a/0/b`) |
-/// | `Input validation error: Invalid arguments for tool <name>: ...` (TypeScript SDK, zod's issues) | `INVALID_ARGUMENTS`, an argument problem per issue, at its `path` |
+/// | `Input validation error: Invalid arguments for tool <name>: ...` (TypeScript SDK: zod's issues, one per line, `Invalid input: expected string, received number at name`) | `INVALID_ARGUMENTS`, an argument problem per issue, at its path (`items[0].name` is `/items/0/name`) |
 /// | `Error executing tool <name>: <text>` (Python SDK) | `UNKNOWN`, the message `<text>` |
 #[must_use]
 pub fn read_tool_result(result: &Value) -> Option<ErrorEnvelope> {

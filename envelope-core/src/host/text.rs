@@ -113,77 +113,114 @@ fn pydantic_problem(location: &str, detail: &str) -> ArgumentError {
         .rsplit_once("input_type=")
         .map(|(_, rest)| rest.trim_end_matches(']'))
     {
-        let json = match received {
-            "str" => Some("string"),
-            "int" => Some("integer"),
-            "float" => Some("number"),
-            "bool" => Some("boolean"),
-            "dict" => Some("object"),
-            "list" => Some("array"),
-            "NoneType" => Some("null"),
-            _ => None,
-        };
-        problem.received = json.map(String::from);
+        problem.received = json_type_name(received).map(String::from);
     }
     problem
 }
 
 /// zod's issues after the TypeScript SDK's `Input validation error:
-/// Invalid arguments for tool <name>: `: a JSON array of issues
-/// (`{"code", "path", "message", "expected"}`), as zod 3 and 4 write them.
+/// Invalid arguments for tool <name>: `, one per line, each zod's message
+/// and ` at <path>` (`a.b[0].c`) when the issue has one:
+///
+/// ```text
+/// Invalid input: expected string, received number at name
+/// ```
 fn zod(text: &str) -> Option<ErrorEnvelope> {
     let rest = text.strip_prefix("Input validation error: ")?;
     let issues = rest
-        .find('[')
-        .and_then(|at| serde_json::from_str::<Vec<Value>>(&rest[at..]).ok());
-    let Some(issues) = issues else {
-        let mut envelope = crate::args::invalid_arguments(Vec::new());
-        envelope.fields_mut().message = cut(rest);
-        return Some(envelope);
-    };
-    let problems = issues.iter().map(zod_problem).collect();
-    Some(crate::args::invalid_arguments(problems))
+        .strip_prefix("Invalid arguments for tool ")
+        .and_then(|rest| rest.split_once(": "))
+        .map_or(rest, |(_, issues)| issues);
+    let problems: Vec<ArgumentError> = issues
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .flat_map(zod_problems)
+        .collect();
+    let mut envelope = crate::args::invalid_arguments(problems);
+    if envelope.argument_errors.is_empty() {
+        envelope.fields_mut().message = cut(issues);
+    }
+    Some(envelope)
 }
 
-fn zod_problem(issue: &Value) -> ArgumentError {
-    let tokens: Vec<String> = issue
-        .get("path")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(|token| match token {
-            Value::String(key) => key.clone(),
-            other => other.to_string(),
-        })
-        .collect();
-    let code = issue
-        .get("code")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let message = issue
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let kind = match code {
-        "invalid_type"
-            if message.contains("received undefined")
-                || issue.get("received").and_then(Value::as_str) == Some("undefined") =>
-        {
-            ArgumentErrorKind::Missing
-        }
-        "invalid_type" => ArgumentErrorKind::WrongType,
-        "unrecognized_keys" => ArgumentErrorKind::UnknownField,
-        "invalid_enum_value" | "invalid_value" | "invalid_literal" => {
-            ArgumentErrorKind::UnknownVariant
-        }
-        "too_small" | "too_big" => ArgumentErrorKind::OutOfRange,
-        _ => ArgumentErrorKind::Other,
+/// The problems of one zod issue line.
+fn zod_problems(line: &str) -> Vec<ArgumentError> {
+    let (message, tokens) = match line.rsplit_once(" at ") {
+        Some((message, path)) if path != "object root" => (message, dot_path(path)),
+        Some((message, _)) => (message, Vec::new()),
+        None => (line, Vec::new()),
     };
-    let mut problem = ArgumentError::new(kind, crate::args::pointer(&tokens));
-    if kind == ArgumentErrorKind::WrongType
-        && let Some(expected) = issue.get("expected").and_then(Value::as_str)
+    let at = |tokens: &[String]| crate::args::pointer(tokens);
+    if let Some(keys) = message
+        .strip_prefix("Unrecognized keys: ")
+        .or_else(|| message.strip_prefix("Unrecognized key: "))
     {
-        problem = problem.with_expected(cut(expected));
+        return keys
+            .split(", ")
+            .map(|key| {
+                let key = key.trim_matches('"');
+                let mut tokens = tokens.clone();
+                tokens.push(key.to_owned());
+                ArgumentError::new(ArgumentErrorKind::UnknownField, at(&tokens))
+            })
+            .collect();
     }
-    problem
+    let problem = if let Some(rest) = message.strip_prefix("Invalid input: expected ") {
+        match rest.split_once(", received ") {
+            Some((_, "undefined")) => ArgumentError::new(ArgumentErrorKind::Missing, at(&tokens)),
+            Some((expected, received)) => {
+                let mut problem = ArgumentError::new(ArgumentErrorKind::WrongType, at(&tokens))
+                    .with_expected(cut(expected));
+                problem.received = json_type_name(received).map(String::from);
+                problem
+            }
+            None => ArgumentError::new(ArgumentErrorKind::UnknownVariant, at(&tokens))
+                .with_expected(cut(rest)),
+        }
+    } else if let Some(expected) = message.strip_prefix("Invalid option: expected ") {
+        ArgumentError::new(ArgumentErrorKind::UnknownVariant, at(&tokens))
+            .with_expected(cut(expected))
+    } else if let Some(rest) = message
+        .strip_prefix("Too big: expected ")
+        .or_else(|| message.strip_prefix("Too small: expected "))
+    {
+        ArgumentError::new(ArgumentErrorKind::OutOfRange, at(&tokens)).with_expected(cut(rest))
+    } else {
+        ArgumentError::new(ArgumentErrorKind::Other, at(&tokens))
+    };
+    vec![problem]
+}
+
+/// zod's dot path (`items[0].name`) as reference tokens.
+fn dot_path(path: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    for part in path.split('.') {
+        let mut part = part;
+        while let Some(open) = part.find('[') {
+            if open > 0 {
+                tokens.push(part[..open].to_owned());
+            }
+            let close = part[open..].find(']').map_or(part.len(), |at| open + at);
+            tokens.push(part[open + 1..close].to_owned());
+            part = part.get(close + 1..).unwrap_or_default();
+        }
+        if !part.is_empty() {
+            tokens.push(part.to_owned());
+        }
+    }
+    tokens
+}
+
+/// A JSON type's name as this crate writes it, from zod's or pydantic's.
+fn json_type_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "string" | "str" => "string",
+        "number" | "float" => "number",
+        "int" | "integer" => "integer",
+        "boolean" | "bool" => "boolean",
+        "object" | "dict" => "object",
+        "array" | "list" => "array",
+        "null" | "NoneType" => "null",
+        _ => return None,
+    })
 }
