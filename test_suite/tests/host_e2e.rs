@@ -327,6 +327,7 @@ async fn python_sdk_server() {
         ("python_value_error", "value_error", json!({})),
         ("python_validation", "typed", json!({"n": "abc"})),
         ("python_unknown_tool", "nope", json!({})),
+        ("python_mcp_error", "rate_limited", json!({})),
         ("python_structured", "structured", json!({})),
     ] {
         let observed = session.call(tool, arguments, CALL_TIMEOUT).await;

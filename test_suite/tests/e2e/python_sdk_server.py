@@ -11,6 +11,9 @@ reader (`envelope::host`) is tested against what this SDK really answers:
 - `typed(n: int)`: called with `{"n": "abc"}`, rejected by pydantic before
   the body runs (the validation report as text);
 - `slow`: sleeps 30 s, for a client-side timeout;
+- `rate_limited`: raises the SDK's `MCPError` (a protocol error: the SDK
+  answers with a JSON-RPC error, not a tool result), here the draft
+  rate-limited error (`-32023`, `data.retryAfterMs`);
 - `structured`: returns a pydantic model, so the tool has an output schema
   and the result `structuredContent` (a success);
 - an unknown tool name: the SDK's own answer.
@@ -24,6 +27,7 @@ from pydantic import BaseModel
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
 
 server = MCPServer(name="python-sdk-failures", version="1.0.0")
 
@@ -57,6 +61,12 @@ async def slow() -> str:
     """Answers after 30 seconds, longer than a client's timeout."""
     await asyncio.sleep(30)
     return "done"
+
+
+@server.tool()
+def rate_limited() -> str:
+    """Fails with a JSON-RPC error of the tool's own choosing."""
+    raise MCPError(-32023, "Rate limited: try again later", {"retryAfterMs": 2000})
 
 
 @server.tool()
