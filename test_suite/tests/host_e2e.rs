@@ -36,8 +36,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 
-// TODO(issue 25): once `agent-envelope/host` exists, add it to the `host`
-// feature and read each fixture into its envelope and decision here.
+use envelope::host::{self, NextMove};
+use envelope::{CallBehaviour, Envelope, ErrorEnvelope};
 
 /// The versions `.ci/run` installs; another one is treated as missing.
 const PINNED_PYTHON_SDK: &str = "2.3.0";
@@ -175,26 +175,49 @@ impl Session {
         let id = serde_json::to_value(&handle.id).expect("ids serialize");
         let response = handle.await_response().await;
         let wire = self.response_on_wire(&id);
-        let rmcp = match response {
-            Ok(ServerResult::CallToolResult(result)) => json!({
-                "kind": "result",
-                "value": serde_json::to_value(&result).expect("results serialize"),
-            }),
+        let (rmcp, envelope) = match response {
+            Ok(ServerResult::CallToolResult(result)) => (
+                json!({
+                    "kind": "result",
+                    "value": serde_json::to_value(&result).expect("results serialize"),
+                }),
+                host::read_call_tool_result(&result),
+            ),
             Ok(other) => panic!("{tool}: not a CallToolResult: {other:?}"),
-            Err(ServiceError::McpError(error)) => json!({
-                "kind": "jsonrpc_error",
-                "value": serde_json::to_value(&error).expect("errors serialize"),
-            }),
-            Err(ServiceError::Timeout { timeout }) => json!({
-                "kind": "service_error",
-                "value": {
-                    "variant": "Timeout",
-                    "timeout_ms": u64::try_from(timeout.as_millis()).unwrap(),
-                },
-            }),
+            Err(error @ ServiceError::McpError(_)) => {
+                let ServiceError::McpError(data) = &error else {
+                    unreachable!()
+                };
+                (
+                    json!({
+                        "kind": "jsonrpc_error",
+                        "value": serde_json::to_value(data).expect("errors serialize"),
+                    }),
+                    Some(host::read_service_error(&error)),
+                )
+            }
+            Err(error @ ServiceError::Timeout { .. }) => {
+                let ServiceError::Timeout { timeout } = &error else {
+                    unreachable!()
+                };
+                (
+                    json!({
+                        "kind": "service_error",
+                        "value": {
+                            "variant": "Timeout",
+                            "timeout_ms": u64::try_from(timeout.as_millis()).unwrap(),
+                        },
+                    }),
+                    Some(host::read_service_error(&error)),
+                )
+            }
             Err(other) => panic!("{tool}: unexpected client error: {other}"),
         };
-        Observed { rmcp, wire }
+        Observed {
+            rmcp,
+            envelope,
+            wire,
+        }
     }
 
     /// The fixture-shaped response to request `id` as the server wrote it,
@@ -240,6 +263,8 @@ impl Session {
 
 struct Observed {
     rmcp: Value,
+    /// What the host reads from rmcp's answer: `None` for a success.
+    envelope: Option<ErrorEnvelope>,
     /// `None` when the server wrote no response (a call the client gave up).
     wire: Option<Value>,
 }
@@ -312,6 +337,23 @@ fn check_call(name: &str, observed: &Observed) {
     check_fixture(name, wire);
 }
 
+/// What the host reads from a call, and its decision for a tool that
+/// declares nothing (neither SDK's tools declare annotations): the
+/// envelope's JSON (`None` for a success) and the next move.
+fn check_read(name: &str, observed: &Observed, expected: Option<&str>, next: Option<NextMove>) {
+    let read = observed.envelope.as_ref().map(Envelope::to_json_string);
+    assert_eq!(read.as_deref(), expected, "{name}: what the host read");
+    if let Some(envelope) = &observed.envelope {
+        assert_eq!(
+            Some(host::next_move(envelope, CallBehaviour::default(), 1)),
+            next,
+            "{name}: the next move"
+        );
+    }
+}
+
+const CHECK: &str = "the call may have taken effect: check its result before repeating it";
+
 #[tokio::test(flavor = "current_thread")]
 #[ignore = "needs the Python and Node MCP SDK servers: see .ci/run"]
 async fn python_sdk_server() {
@@ -322,16 +364,68 @@ async fn python_sdk_server() {
     let session = Session::start(command).await;
 
     check_fixture("python_tools", &session.tools().await);
-    for (name, tool, arguments) in [
-        ("python_tool_error", "tool_error", json!({"name": "x"})),
-        ("python_value_error", "value_error", json!({})),
-        ("python_validation", "typed", json!({"n": "abc"})),
-        ("python_unknown_tool", "nope", json!({})),
-        ("python_mcp_error", "rate_limited", json!({})),
-        ("python_structured", "structured", json!({})),
-    ] {
+    let unknown = |message: &str| {
+        format!(
+            r#"{{"isError":true,"error_class":"UNKNOWN","message":"{message}","next_steps":["{CHECK}"],"category":"Technical","effect":"unknown"}}"#
+        )
+    };
+    let fix_n = NextMove::FixArguments {
+        problems: vec![
+            envelope::ArgumentError::new(envelope::ArgumentErrorKind::WrongType, "/n")
+                .with_expected("a valid integer")
+                .with_received(&json!("abc")),
+        ],
+    };
+    let cases = [
+        (
+            "python_tool_error",
+            "tool_error",
+            json!({"name": "x"}),
+            Some(unknown("no note named x")),
+            Some(NextMove::Stop),
+        ),
+        (
+            "python_value_error",
+            "value_error",
+            json!({}),
+            Some(unknown("Error executing tool value_error")),
+            Some(NextMove::Stop),
+        ),
+        (
+            "python_validation",
+            "typed",
+            json!({"n": "abc"}),
+            Some(String::from(
+                r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"1 problem in the arguments: /n must be a valid integer, got a string","next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":[{"path":"/n","kind":"wrong_type","expected":"a valid integer","received":"string"}]}"#,
+            )),
+            Some(fix_n),
+        ),
+        (
+            "python_unknown_tool",
+            "nope",
+            json!({}),
+            Some(String::from(
+                r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"nope\"","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#,
+            )),
+            Some(NextMove::FixArguments { problems: vec![] }),
+        ),
+        (
+            "python_mcp_error",
+            "rate_limited",
+            json!({}),
+            Some(String::from(
+                r#"{"isError":true,"error_class":"RATE_LIMITED","message":"Rate limited: try again later","retry_after_ms":2000,"code":"RATE_LIMITED","category":"Technical","retryable":true}"#,
+            )),
+            Some(NextMove::Repeat {
+                after: Duration::from_secs(2),
+            }),
+        ),
+        ("python_structured", "structured", json!({}), None, None),
+    ];
+    for (name, tool, arguments, expected, next) in cases {
         let observed = session.call(tool, arguments, CALL_TIMEOUT).await;
         check_call(name, &observed);
+        check_read(name, &observed, expected.as_deref(), next);
     }
 
     // A call the client gives up on: rmcp's `ServiceError::Timeout` (it
@@ -341,6 +435,25 @@ async fn python_sdk_server() {
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(observed.wire, None, "a response to the timed-out call");
     check_fixture("python_slow_timeout", &observed.rmcp);
+    // The host's own timeout: effect unknown, so a tool that declares
+    // nothing is not repeated; a read-only one would be.
+    let timeout = observed.envelope.as_ref().expect("a timeout is a failure");
+    assert_eq!(
+        timeout.to_json_string(),
+        format!(
+            r#"{{"isError":true,"error_class":"TIMEOUT","message":"the tool call timed out before the server answered","next_steps":["{CHECK}"],"code":"REQUEST_TIMEOUT","category":"Technical","effect":"unknown"}}"#
+        )
+    );
+    assert_eq!(
+        host::next_move(timeout, CallBehaviour::default(), 1),
+        NextMove::Stop
+    );
+    assert_eq!(
+        host::next_move(timeout, CallBehaviour::READ, 1),
+        NextMove::Repeat {
+            after: Duration::from_secs(1)
+        }
+    );
     // The session still serves after the cancellation.
     let observed = session
         .call("tool_error", json!({"name": "x"}), CALL_TIMEOUT)
@@ -359,14 +472,48 @@ async fn ts_sdk_server() {
     let session = Session::start(command).await;
 
     check_fixture("ts_tools", &session.tools().await);
-    for (name, tool, arguments) in [
-        ("ts_throws", "throws", json!({"name": "x"})),
-        ("ts_validation", "throws", json!({"name": 5})),
-        ("ts_unknown_tool", "nope", json!({})),
-        ("ts_typed_out", "typed_out", json!({})),
-    ] {
+    let unknown_tool = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"nope\"","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#;
+    let fix_name = NextMove::FixArguments {
+        problems: vec![{
+            let mut problem =
+                envelope::ArgumentError::new(envelope::ArgumentErrorKind::WrongType, "/name")
+                    .with_expected("string");
+            problem.received = Some(String::from("number"));
+            problem
+        }],
+    };
+    let cases = [
+        (
+            "ts_throws",
+            "throws",
+            json!({"name": "x"}),
+            Some(format!(
+                r#"{{"isError":true,"error_class":"UNKNOWN","message":"boom: no such note","next_steps":["{CHECK}"],"category":"Technical","effect":"unknown"}}"#
+            )),
+            Some(NextMove::Stop),
+        ),
+        (
+            "ts_validation",
+            "throws",
+            json!({"name": 5}),
+            Some(String::from(
+                r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"1 problem in the arguments: /name must be string, got a number","next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":[{"path":"/name","kind":"wrong_type","expected":"string","received":"number"}]}"#,
+            )),
+            Some(fix_name),
+        ),
+        (
+            "ts_unknown_tool",
+            "nope",
+            json!({}),
+            Some(String::from(unknown_tool)),
+            Some(NextMove::FixArguments { problems: vec![] }),
+        ),
+        ("ts_typed_out", "typed_out", json!({}), None, None),
+    ];
+    for (name, tool, arguments, expected, next) in cases {
         let observed = session.call(tool, arguments, CALL_TIMEOUT).await;
         check_call(name, &observed);
+        check_read(name, &observed, expected.as_deref(), next);
     }
 
     session.stop().await;
