@@ -978,3 +978,69 @@ async fn nested_router_names_the_whole_path() {
     let answer = get_path(address, "/api/tables/EMPLOYES").await;
     assert_eq!(answer.json()["code"], "TABLE_NOT_FOUND");
 }
+
+/// The host side of this server: each problem details answer read back
+/// by `envelope::host::read_http` into the envelope the server answered
+/// with, and the host's next move for the request's method.
+#[cfg(feature = "host")]
+#[tokio::test]
+async fn a_host_reads_the_answers_back() {
+    use envelope::host::{self, NextMove};
+    use envelope::{CallBehaviour, Envelope};
+
+    let address = start().await;
+    let read = |answer: &Answer| {
+        host::read_http(
+            answer.status.as_u16(),
+            answer.headers.get("content-type").map(String::as_str),
+            answer.headers.get("retry-after").map(String::as_str),
+            answer.body.as_bytes(),
+        )
+        .expect("a failure")
+    };
+    let get = CallBehaviour::from_method(&axum::http::Method::GET);
+    let post = CallBehaviour::from_method(&axum::http::Method::POST);
+
+    let busy = read(&get_path(address, "/tables/EMPLOYEES/row_count").await);
+    assert_eq!(
+        busy.to_json_string(),
+        r#"{"isError":true,"error_class":"BUSY","message":"statistics of EMPLOYEES are being refreshed","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1500,"code":"STATS_REFRESHING","category":"Technical","retryable":true,"correlation_id":"req-7f3a","details":{"table":"EMPLOYEES"}}"#
+    );
+    assert_eq!(
+        host::next_move(&busy, get, 1),
+        NextMove::Repeat {
+            after: std::time::Duration::from_millis(1500)
+        }
+    );
+
+    let locked_read = read(&get_path(address, "/tables/JOB_HISTORY/row_count").await);
+    assert!(matches!(
+        host::next_move(&locked_read, get, 1),
+        NextMove::Repeat { .. }
+    ));
+    let locked_write = read(
+        &call(
+            address,
+            "POST",
+            "/tables/JOB_HISTORY/notes",
+            r#"{"note":"moved"}"#,
+        )
+        .await,
+    );
+    assert_eq!(locked_write.effect, envelope::Effect::Unknown);
+    assert_eq!(host::next_move(&locked_write, post, 1), NextMove::Stop);
+
+    let missing = read(&get_path(address, "/tables/EMPLOYES").await);
+    assert_eq!(
+        host::next_move(&missing, get, 1),
+        NextMove::PickNearMiss {
+            names: vec![String::from("EMPLOYEES")]
+        }
+    );
+    let bad_query = read(&get_path(address, "/tables?limit=x").await);
+    assert_eq!(bad_query.argument_errors[0].path, "/limit");
+    assert!(matches!(
+        host::next_move(&bad_query, get, 1),
+        NextMove::FixArguments { .. }
+    ));
+}
