@@ -168,6 +168,36 @@ std_envelope!(
     tokio::time::error::Elapsed,
 );
 
+/// Whether `value`'s `Display` text starts with `prefix`, read without
+/// allocating (the accessors of an envelope never allocate): the text is
+/// compared as it is written, and writing stops at the first difference.
+fn display_starts_with(value: &dyn std::fmt::Display, prefix: &str) -> bool {
+    struct Prefix<'p> {
+        rest: &'p str,
+        matched: bool,
+    }
+    impl std::fmt::Write for Prefix<'_> {
+        fn write_str(&mut self, text: &str) -> std::fmt::Result {
+            let n = text.len().min(self.rest.len());
+            if text.as_bytes()[..n] != self.rest.as_bytes()[..n] {
+                return Err(std::fmt::Error);
+            }
+            self.rest = &self.rest[n..];
+            if self.rest.is_empty() {
+                self.matched = true;
+                return Err(std::fmt::Error);
+            }
+            Ok(())
+        }
+    }
+    let mut prefix = Prefix {
+        rest: prefix,
+        matched: false,
+    };
+    let _ = std::fmt::write(&mut prefix, format_args!("{value}"));
+    prefix.matched
+}
+
 /// The row of an I/O error kind. Every kind stable at the crate's MSRV has
 /// its own code; the rest (`Other`, kinds still unstable, kinds added
 /// later) are `Internal`.
@@ -311,7 +341,7 @@ impl StdError for serde_json::Error {
         match self.classify() {
             // serde_json's one message without a code of its own: the
             // document is well-formed, only deeper than it reads.
-            Category::Syntax if self.to_string().starts_with("recursion limit exceeded") => row(
+            Category::Syntax if display_starts_with(self, "recursion limit exceeded") => row(
                 ErrorClass::InvalidArguments,
                 "JSON_TOO_DEEP",
                 "the JSON nests arrays and objects more than 128 levels deep",
@@ -423,5 +453,35 @@ impl StdError for std::string::FromUtf8Error {
 
     fn add_details(&self, envelope: &mut ErrorEnvelope) {
         utf8_details(&self.utf8_error(), envelope);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_deeper_than_the_limit_is_its_own_code() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let error = serde_json::from_str::<serde_json::Value>(&deep).unwrap_err();
+        assert_eq!(error.code(), Some("JSON_TOO_DEEP"));
+        assert_eq!(error.error_class(), ErrorClass::InvalidArguments);
+        let error = serde_json::from_str::<serde_json::Value>("[1,]").unwrap_err();
+        assert_eq!(error.code(), Some("JSON_SYNTAX"));
+    }
+
+    #[test]
+    fn display_prefixes() {
+        assert!(display_starts_with(
+            &"recursion limit exceeded at line 1",
+            "recursion"
+        ));
+        assert!(display_starts_with(
+            &format_args!("{}{}", "recur", "sion!"),
+            "recursion"
+        ));
+        assert!(!display_starts_with(&"recursio", "recursion"));
+        assert!(!display_starts_with(&"expected value", "recursion"));
+        assert!(display_starts_with(&"anything", ""));
     }
 }
