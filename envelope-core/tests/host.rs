@@ -186,12 +186,12 @@ fn jsonrpc_errors() {
 
 #[test]
 fn http_problem_details_and_bare_statuses() {
-    let envelope = ErrorEnvelope::new(ErrorClass::Busy, "statistics are being refreshed")
-        .with_code("STATS_REFRESHING")
-        .with_retry_after_ms(1500)
-        .with_correlation_id("req-7f3a");
     #[cfg(feature = "http")]
     {
+        let envelope = ErrorEnvelope::new(ErrorClass::Busy, "statistics are being refreshed")
+            .with_code("STATS_REFRESHING")
+            .with_retry_after_ms(1500)
+            .with_correlation_id("req-7f3a");
         let response = envelope_core::problem::http_response(&envelope);
         assert_eq!(host::read_http_response(&response), Some(envelope.clone()));
     }
