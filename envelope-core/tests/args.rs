@@ -1566,6 +1566,10 @@ arguments! {
         c: u32,
         #[serde(default)]
         d: Option<u128>,
+        #[serde(default)]
+        e: Option<i128>,
+        #[serde(default)]
+        f: Option<std::num::NonZeroU32>,
     }
 }
 
@@ -1820,6 +1824,20 @@ fn integers_beyond_a_types_range() {
     assert_eq!(
         first::<Wide>(wide(r#"{"d": 18446744073709551616}"#)),
         json!([{"path": "/d", "kind": "other", "expected": "an integer from 0 to 18446744073709551615", "received": "integer"}])
+    );
+    // -9223372036854775809 rounds to the float -2^63: beyond 64 bits too.
+    assert_eq!(
+        first::<Wide>(wide(r#"{"e": -9223372036854775809}"#)),
+        json!([{"path": "/e", "kind": "other", "expected": "an integer from -9223372036854775808 to 18446744073709551615", "received": "integer"}])
+    );
+    assert_eq!(
+        first::<Wide>(wide(r#"{"e": -4611686018427387904.0}"#)),
+        json!([{"path": "/e", "kind": "other", "expected": "an integer without a fraction or exponent", "received": "integer"}])
+    );
+    // In a type's bounds but refused: a nonzero type's 0.
+    exactly::<Wide>(
+        json!({"f": 0}),
+        json!([{"path": "/f", "kind": "out_of_range", "expected": "an integer from 1 to 4294967295", "received": "integer"}]),
     );
     // A fraction is a wrong type.
     exactly::<Wide>(
