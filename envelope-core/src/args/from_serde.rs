@@ -364,18 +364,13 @@ const U64_END: f64 = 18_446_744_073_709_551_616.0;
 /// 64-bit bounds. The rest is exact (`as` saturates, and -2^127 and 2^128
 /// are exact floats).
 fn within_float(x: f64, min: i128, max: u128) -> bool {
-    if x <= I64_MIN {
-        min < i128::from(i64::MIN)
+    if x < 0.0 {
+        (x > I64_MIN || min < i128::from(i64::MIN))
             && x >= -170_141_183_460_469_231_731_687_303_715_884_105_728.0
             && (x as i128) >= min
-    } else if x >= U64_END {
-        max > u128::from(u64::MAX)
-            && x < 340_282_366_920_938_463_463_374_607_431_768_211_456.0
-            && (x as u128) <= max
-    } else if x < 0.0 {
-        (x as i128) >= min
     } else {
-        (x as u128) <= max
+        // At 2^64 and past it, `x as u128` is above every 64-bit bound.
+        x < 340_282_366_920_938_463_463_374_607_431_768_211_456.0 && (x as u128) <= max
     }
 }
 
