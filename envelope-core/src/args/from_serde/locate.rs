@@ -87,9 +87,7 @@ pub(super) fn locate(
             let Some(quoted) = Quoted::read(unexpected) else {
                 return Place::Exact(tokens);
             };
-            if quoted.agrees(at) && !at.is_object() && !at.is_array() {
-                return Place::Exact(tokens);
-            }
+            // A scalar serde quotes is its own only candidate: exact.
             let found = candidates(at, &tokens, |value| quoted.agrees(value));
             // The candidate answers when serde now quotes the marker, with
             // the same expectation, at the same path.
