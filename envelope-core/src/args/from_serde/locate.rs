@@ -289,11 +289,8 @@ fn markers(value: &Value) -> Vec<Value> {
                 } else {
                     x + 1.0
                 };
-                let moved = if moved.is_finite() && moved != x {
-                    moved
-                } else {
-                    x / 2.0
-                };
+                // Past the largest float (infinite): none; the string
+                // marker follows.
                 markers.extend(serde_json::Number::from_f64(moved).map(Value::Number));
             }
         }
@@ -492,6 +489,7 @@ mod tests {
             markers(&json!(0.0)),
             [json!(1.0), json!("\u{1f}"), json!(true)]
         );
+        assert_eq!(markers(&json!(1e308)), [json!("\u{1f}"), json!(true)]);
         assert_eq!(markers(&json!("x")), [json!("x\u{1f}"), json!(true)]);
         assert_eq!(markers(&json!(false)), [json!(true), json!("\u{1f}")]);
         assert_eq!(markers(&json!(null)), [json!("\u{1f}"), json!(true)]);
