@@ -1914,6 +1914,16 @@ fn integers_beyond_a_types_range() {
         json!({"f": 0}),
         json!([{"path": "/f", "kind": "out_of_range", "expected": "an integer from 1 to 4294967295", "received": "integer"}]),
     );
+    // `invalid value` of a string is no range.
+    #[derive(Debug, Deserialize)]
+    struct Letter {
+        #[allow(dead_code)] // only read through Debug
+        c: char,
+    }
+    assert_eq!(
+        first::<Letter>(json!({"c": "ab"})),
+        json!([{"path": "/c", "kind": "other", "expected": "a string of one character", "received": "string"}])
+    );
     // A fraction is a wrong type.
     exactly::<Wide>(
         wide(r#"{"c": 1.5}"#),
