@@ -1909,6 +1909,10 @@ fn integers_beyond_a_types_range() {
         first::<Wide>(wide(r#"{"e": -4611686018427387904.0}"#)),
         json!([{"path": "/e", "kind": "other", "expected": "an integer without a fraction or exponent", "received": "integer"}])
     );
+    assert_eq!(
+        first::<Wide>(wide(r#"{"b": -5.0}"#)),
+        json!([{"path": "/b", "kind": "other", "expected": "an integer without a fraction or exponent", "received": "integer"}])
+    );
     // In a type's bounds but refused: a nonzero type's 0.
     exactly::<Wide>(
         json!({"f": 0}),

@@ -131,12 +131,9 @@ pub(super) fn locate(
             })
         }
         Fault::UnknownField(name) => {
-            // serde's path ends at the key when serde saw it.
-            if path
-                .split_last()
-                .is_some_and(|(last, object)| last == name && object == tokens)
-                && at.as_object().is_some_and(|o| o.contains_key(*name))
-            {
+            // serde's path ends at the key when serde saw it (`tokens` is
+            // then that path without the key).
+            if path.last().is_some_and(|last| last == name) {
                 let mut tokens = tokens;
                 tokens.push(String::from(*name));
                 return Place::Exact(tokens);
@@ -239,7 +236,8 @@ fn settle(
     let value_at = |c: &[String]| lookup(arguments, c).unwrap_or(&Value::Null);
     match found.as_slice() {
         [] => return Place::Within(tokens.to_vec()),
-        [only] if !more => return Place::Exact(exact(only.clone())),
+        // One found is all there are: `more` needs `MAX_TRIED` found.
+        [only] => return Place::Exact(exact(only.clone())),
         _ => {}
     }
     if found[0] == tokens && answers(value_at(tokens), tokens) {
