@@ -1566,6 +1566,10 @@ arguments! {
         c: u32,
         #[serde(default)]
         d: Option<u128>,
+        #[serde(default)]
+        e: Option<i128>,
+        #[serde(default)]
+        f: Option<std::num::NonZeroU32>,
     }
 }
 
@@ -1700,6 +1704,59 @@ fn a_tag_of_the_wrong_type() {
     );
 }
 
+/// Where several values fit what serde says, the one whose change moves
+/// serde's problem is the place.
+#[test]
+fn several_candidates_are_told_apart() {
+    // The unknown key serde saw, its value an object with the same key
+    // (`limit` was sent: no near miss).
+    assert_eq!(
+        first::<Query>(json!({"table": "T", "limit": 1, "limt": {"limt": 1}})),
+        json!([{"path": "/limt", "kind": "unknown_field", "received": "object"}])
+    );
+    // An unknown variant's name twice in a tagged variant, once in a key
+    // serde ignores.
+    assert_eq!(
+        first::<Canvas>(
+            json!({"shapes": [{"type": "group", "inner": {"type": "lin", "a": 1}, "note": "lin"}]})
+        ),
+        json!([{"path": "/shapes/0/inner/type", "kind": "unknown_variant", "expected": r#"one of "dot", "line", "seg""#, "received": "string", "suggestions": ["line"]}])
+    );
+    // An externally tagged enum's unknown variant, written as a key.
+    assert_eq!(
+        first::<Search>(json!({"tableName": "T", "mode": {"FULLSCAN": null}})),
+        json!([{"path": "/mode", "kind": "unknown_variant", "expected": r#"one of "FULL_SCAN", "INDEX_ONLY""#, "received": "object", "suggestions": ["FULL_SCAN"]}])
+    );
+    // More candidates than are tried: one of those tried answers, but an
+    // untried one might too, so the place is the buffered value.
+    let mut framed = serde_json::Map::new();
+    framed.insert("title".into(), json!("t"));
+    framed.insert("type".into(), json!("group"));
+    framed.insert("inner".into(), json!({"type": "line", "a": 1}));
+    for i in 0..20 {
+        framed.insert(format!("z{i:02}"), json!({}));
+    }
+    assert_eq!(
+        first::<Framed>(Value::Object(framed.clone())),
+        json!([{"path": "", "kind": "other", "received": "object"}])
+    );
+    // Twenty strings like the wrong width, tried first: none answers, and
+    // the place is the buffered value, not the object holding them.
+    let mut decoys = serde_json::Map::new();
+    for i in 0..20 {
+        decoys.insert(format!("k{i:02}"), json!("x"));
+    }
+    assert_eq!(
+        first::<Framed>(json!({"title": "t", "type": "rect", "width": "x", "aa": decoys})),
+        json!([{"path": "", "kind": "other", "received": "object"}])
+    );
+    framed.retain(|key, _| !key.starts_with('z') || key.as_str() < "z10");
+    assert_eq!(
+        first::<Framed>(Value::Object(framed)),
+        json!([{"path": "/inner/b", "kind": "missing"}])
+    );
+}
+
 #[test]
 fn inside_a_map_of_tagged_variants() {
     exactly::<Canvas>(
@@ -1796,11 +1853,33 @@ fn integers_beyond_a_types_range() {
         (r#"{"c": 4294967296}"#, range("/c", u32_range)),
         (r#"{"c": 18446744073709551616}"#, range("/c", u32_range)),
         (r#"{"c": -1e300}"#, range("/c", u32_range)),
+        (r#"{"c": -5.0}"#, range("/c", u32_range)),
+        (
+            r#"{"d": 340282366920938463463374607431768211456}"#,
+            range(
+                "/d",
+                "an integer from 0 to 340282366920938463463374607431768211455",
+            ),
+        ),
         (
             r#"{"d": -1}"#,
             range(
                 "/d",
                 "an integer from 0 to 340282366920938463463374607431768211455",
+            ),
+        ),
+        (
+            r#"{"d": 1e39}"#,
+            range(
+                "/d",
+                "an integer from 0 to 340282366920938463463374607431768211455",
+            ),
+        ),
+        (
+            r#"{"e": -1e39}"#,
+            range(
+                "/e",
+                "an integer from -170141183460469231731687303715884105728 to 170141183460469231731687303715884105727",
             ),
         ),
     ] {
@@ -1820,6 +1899,34 @@ fn integers_beyond_a_types_range() {
     assert_eq!(
         first::<Wide>(wide(r#"{"d": 18446744073709551616}"#)),
         json!([{"path": "/d", "kind": "other", "expected": "an integer from 0 to 18446744073709551615", "received": "integer"}])
+    );
+    // -9223372036854775809 rounds to the float -2^63: beyond 64 bits too.
+    assert_eq!(
+        first::<Wide>(wide(r#"{"e": -9223372036854775809}"#)),
+        json!([{"path": "/e", "kind": "other", "expected": "an integer from -9223372036854775808 to 18446744073709551615", "received": "integer"}])
+    );
+    assert_eq!(
+        first::<Wide>(wide(r#"{"e": -4611686018427387904.0}"#)),
+        json!([{"path": "/e", "kind": "other", "expected": "an integer without a fraction or exponent", "received": "integer"}])
+    );
+    assert_eq!(
+        first::<Wide>(wide(r#"{"b": -5.0}"#)),
+        json!([{"path": "/b", "kind": "other", "expected": "an integer without a fraction or exponent", "received": "integer"}])
+    );
+    // In a type's bounds but refused: a nonzero type's 0.
+    exactly::<Wide>(
+        json!({"f": 0}),
+        json!([{"path": "/f", "kind": "out_of_range", "expected": "an integer from 1 to 4294967295", "received": "integer"}]),
+    );
+    // `invalid value` of a string is no range.
+    #[derive(Debug, Deserialize)]
+    struct Letter {
+        #[allow(dead_code)] // only read through Debug
+        c: char,
+    }
+    assert_eq!(
+        first::<Letter>(json!({"c": "ab"})),
+        json!([{"path": "/c", "kind": "other", "expected": "a string of one character", "received": "string"}])
     );
     // A fraction is a wrong type.
     exactly::<Wide>(
@@ -2109,6 +2216,21 @@ mod injected {
             );
         }
         Ok(())
+    }
+
+    /// An unknown key in two objects of a tagged variant: the one that
+    /// refuses it.
+    #[test]
+    fn an_unknown_key_where_two_objects_hold_it() {
+        let arguments = json!({
+            "name": "n", "type": "Plain", "level": 1,
+            "items": [{"kind": "Two", "leaves": [{"n": 1, "flag": true, "nn": 1}], "label": "x", "extra": {"nn": 2}}],
+            "either": "e", "adj": {"t": "B", "c": 1},
+        });
+        assert_eq!(
+            first::<Root>(arguments),
+            json!([{"path": "/items/0/leaves/0/nn", "kind": "unknown_field", "received": "integer"}])
+        );
     }
 
     proptest! {

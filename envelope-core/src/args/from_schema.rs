@@ -446,6 +446,7 @@ mod tests {
                 "d": {"type": "integer", "format": "uint128", "minimum": 0},
                 "e": {"type": "string", "format": "uint32"},
                 "f": {"items": [{"type": "integer", "format": "int8"}]},
+                "g": {"type": ["string", "null"], "format": "uint32"},
             },
         });
         assert_eq!(
@@ -459,6 +460,7 @@ mod tests {
                     "d": {"type": "integer", "format": "uint128", "minimum": 0},
                     "e": {"type": "string", "format": "uint32"},
                     "f": {"items": [{"type": "integer", "format": "int8", "minimum": -128, "maximum": 127}]},
+                    "g": {"type": ["string", "null"], "format": "uint32"},
                 },
             })
         );

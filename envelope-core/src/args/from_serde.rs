@@ -151,9 +151,11 @@ pub(super) fn problem_with(
 }
 
 /// An `invalid type` or `invalid value` problem (`value`) at `path`, where
-/// `at` is found. A number is out of range when serde's type is an integer
-/// whose bounds it is outside, whatever serde calls it: a literal beyond 64
-/// bits reaches serde as a float, and serde then says "invalid type".
+/// `at` is found. `invalid type` is a wrong type; `invalid value` of a
+/// number is out of range (`300` for a `u8`, `0` for a nonzero one), of
+/// anything else `other`. A whole number serde_json read as a float (a
+/// literal beyond 64 bits, or one written `5.0`) is out of range when its
+/// value is outside an integer type's bounds, whatever serde calls it.
 fn invalid(
     value: bool,
     unexpected: &str,
@@ -161,45 +163,23 @@ fn invalid(
     path: String,
     at: Option<&Value>,
 ) -> ArgumentError {
-    let quoted = Quoted::read(unexpected);
-    // The type of what is there when serde quotes it; else serde's word.
-    let received = match (at, &quoted) {
-        (Some(at), Some(quoted)) if quoted.agrees(at) => Some(json_type(at)),
-        _ => received(unexpected),
-    };
-    let integer = received == Some("integer");
-    let bounds = integer_type(expected).map(|(name, _)| bounds(name));
-    let kind = match (&quoted, bounds.flatten()) {
-        (Some(Quoted::Integer(n)), Some((min, max))) => {
-            if within_integer(*n, min, max) {
-                kind_of_invalid(value, integer)
-            } else {
-                ArgumentErrorKind::OutOfRange
-            }
-        }
+    // serde's word for what it read; else the type of what is there.
+    let received = received(unexpected).or_else(|| at.map(json_type));
+    let bounds = integer_type(expected).and_then(|(name, _)| bounds(name));
+    let kind = match (Quoted::read(unexpected), bounds) {
         (Some(Quoted::Float(x)), Some((min, max))) if x.fract() == 0.0 => {
-            if within_float(*x, min, max) {
-                // An integer serde_json read as a float: written with a
-                // fraction or an exponent, or beyond 64 bits.
-                let mut problem = ArgumentError::new(ArgumentErrorKind::Other, path).with_expected(
-                    if *x > I64_MIN && *x < U64_END {
-                        String::from("an integer without a fraction or exponent")
-                    } else {
-                        // Beyond 64 bits: only a 128-bit type holds it,
-                        // and serde_json cannot read it.
-                        format!(
-                            "an integer from {} to {}",
-                            min.max(i128::from(i64::MIN)),
-                            max.min(u128::from(u64::MAX))
-                        )
-                    },
-                );
-                problem.received = received.map(String::from);
-                return problem;
+            if within_float(x, min, max) {
+                return ArgumentError {
+                    received: received.map(String::from),
+                    ..ArgumentError::new(ArgumentErrorKind::Other, path)
+                        .with_expected(unreadable(x, min, max))
+                };
             }
             ArgumentErrorKind::OutOfRange
         }
-        _ => kind_of_invalid(value, integer || received == Some("number")),
+        _ if !value => ArgumentErrorKind::WrongType,
+        _ if matches!(received, Some("integer" | "number")) => ArgumentErrorKind::OutOfRange,
+        _ => ArgumentErrorKind::Other,
     };
     let range = kind == ArgumentErrorKind::OutOfRange;
     let mut problem = ArgumentError::new(kind, path).with_expected(json_expected(expected, range));
@@ -207,13 +187,19 @@ fn invalid(
     problem
 }
 
-/// `invalid value` of a number is out of range, of anything else `other`;
-/// `invalid type` is a wrong type.
-fn kind_of_invalid(value: bool, number: bool) -> ArgumentErrorKind {
-    match (value, number) {
-        (true, true) => ArgumentErrorKind::OutOfRange,
-        (true, false) => ArgumentErrorKind::Other,
-        (false, _) => ArgumentErrorKind::WrongType,
+/// What a whole number `x` within an integer type's bounds (`min`,
+/// `max`) must be for serde_json to read it as an integer: written
+/// without a fraction or exponent; beyond 64 bits (only a 128-bit type
+/// holds it), within them.
+fn unreadable(x: f64, min: i128, max: u128) -> String {
+    if x > I64_MIN && x < U64_END {
+        String::from("an integer without a fraction or exponent")
+    } else {
+        format!(
+            "an integer from {} to {}",
+            min.max(i128::from(i64::MIN)),
+            max.min(u128::from(u64::MAX))
+        )
     }
 }
 
@@ -370,11 +356,6 @@ fn bounds(name: &str) -> Option<(i128, u128)> {
     bounds!(u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize)
 }
 
-/// Whether the integer `n` is from `min` to `max`.
-fn within_integer(n: i128, min: i128, max: u128) -> bool {
-    n >= min && (n < 0 || u128::try_from(n).is_ok_and(|n| n <= max))
-}
-
 /// The least and the greatest integer serde_json reads as an integer
 /// (`i64::MIN`, `u64::MAX`) as floats: -2^63 and 2^64.
 const I64_MIN: f64 = -9_223_372_036_854_775_808.0;
@@ -387,18 +368,13 @@ const U64_END: f64 = 18_446_744_073_709_551_616.0;
 /// 64-bit bounds. The rest is exact (`as` saturates, and -2^127 and 2^128
 /// are exact floats).
 fn within_float(x: f64, min: i128, max: u128) -> bool {
-    if x <= I64_MIN {
-        min < i128::from(i64::MIN)
+    if x < 0.0 {
+        (x > I64_MIN || min < i128::from(i64::MIN))
             && x >= -170_141_183_460_469_231_731_687_303_715_884_105_728.0
             && (x as i128) >= min
-    } else if x >= U64_END {
-        max > u128::from(u64::MAX)
-            && x < 340_282_366_920_938_463_463_374_607_431_768_211_456.0
-            && (x as u128) <= max
-    } else if x < 0.0 {
-        (x as i128) >= min
     } else {
-        (x as u128) <= max
+        // At 2^64 and past it, `x as u128` is above every 64-bit bound.
+        x < 340_282_366_920_938_463_463_374_607_431_768_211_456.0 && (x as u128) <= max
     }
 }
 

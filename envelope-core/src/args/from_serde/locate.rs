@@ -87,9 +87,7 @@ pub(super) fn locate(
             let Some(quoted) = Quoted::read(unexpected) else {
                 return Place::Exact(tokens);
             };
-            if quoted.agrees(at) && !at.is_object() && !at.is_array() {
-                return Place::Exact(tokens);
-            }
+            // A scalar serde quotes is its own only candidate: exact.
             let found = candidates(at, &tokens, |value| quoted.agrees(value));
             // The candidate answers when serde now quotes the marker, with
             // the same expectation, at the same path.
@@ -133,12 +131,9 @@ pub(super) fn locate(
             })
         }
         Fault::UnknownField(name) => {
-            // serde's path ends at the key when serde saw it.
-            if path
-                .split_last()
-                .is_some_and(|(last, object)| last == name && object == tokens)
-                && at.as_object().is_some_and(|o| o.contains_key(*name))
-            {
+            // serde's path ends at the key when serde saw it (`tokens` is
+            // then that path without the key).
+            if path.last().is_some_and(|last| last == name) {
                 let mut tokens = tokens;
                 tokens.push(String::from(*name));
                 return Place::Exact(tokens);
@@ -241,7 +236,8 @@ fn settle(
     let value_at = |c: &[String]| lookup(arguments, c).unwrap_or(&Value::Null);
     match found.as_slice() {
         [] => return Place::Within(tokens.to_vec()),
-        [only] if !more => return Place::Exact(exact(only.clone())),
+        // One found is all there are: `more` needs `MAX_TRIED` found.
+        [only] => return Place::Exact(exact(only.clone())),
         _ => {}
     }
     if found[0] == tokens && answers(value_at(tokens), tokens) {
@@ -291,11 +287,8 @@ fn markers(value: &Value) -> Vec<Value> {
                 } else {
                     x + 1.0
                 };
-                let moved = if moved.is_finite() && moved != x {
-                    moved
-                } else {
-                    x / 2.0
-                };
+                // Past the largest float (infinite): none; the string
+                // marker follows.
                 markers.extend(serde_json::Number::from_f64(moved).map(Value::Number));
             }
         }
@@ -494,6 +487,7 @@ mod tests {
             markers(&json!(0.0)),
             [json!(1.0), json!("\u{1f}"), json!(true)]
         );
+        assert_eq!(markers(&json!(1e308)), [json!("\u{1f}"), json!(true)]);
         assert_eq!(markers(&json!("x")), [json!("x\u{1f}"), json!(true)]);
         assert_eq!(markers(&json!(false)), [json!(true), json!("\u{1f}")]);
         assert_eq!(markers(&json!(null)), [json!("\u{1f}"), json!(true)]);
