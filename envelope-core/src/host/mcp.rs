@@ -1,7 +1,5 @@
 //! Reading an MCP tool result and a JSON-RPC error.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use serde_json::Value;
 
 use super::{cut, ours, text};
@@ -101,7 +99,8 @@ fn tool_failure(failure: &serde_json::Map<String, Value>, text: &str) -> ErrorEn
         envelope = envelope.idempotent();
     }
     if let Some(not_before) = failure.get("retryNotBefore").and_then(Value::as_u64) {
-        envelope = envelope.with_retry_after_ms(not_before.saturating_sub(now_ms()));
+        envelope =
+            envelope.with_retry_after_ms(not_before.saturating_sub(crate::render::mcp::now_ms()));
     }
     if let Some(id) = get_str("correlationId") {
         envelope = envelope.with_correlation_id(id);
@@ -110,15 +109,6 @@ fn tool_failure(failure: &serde_json::Map<String, Value>, text: &str) -> ErrorEn
         envelope = envelope.with_next_step(cut(step));
     }
     envelope
-}
-
-/// Now, in Unix epoch milliseconds.
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| {
-            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
-        })
 }
 
 /// The failure a JSON-RPC error reports (a request the server refused

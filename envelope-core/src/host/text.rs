@@ -2,8 +2,6 @@
 //! back: an unknown tool, rejected arguments (pydantic's and zod's
 //! reports), a tool's own error. Only what a text states is read.
 
-use serde_json::Value;
-
 use super::cut;
 use crate::argument_error::{ArgumentError, ArgumentErrorKind};
 use crate::class::ErrorClass;
@@ -22,7 +20,10 @@ pub(super) fn read(text: &str) -> Option<ErrorEnvelope> {
         text.strip_prefix("Tool ")
             .and_then(|rest| rest.strip_suffix(" not found"))
     }) {
-        return Some(unknown_tool(name));
+        return Some(crate::render::mcp::unknown_tool(
+            &cut(name.trim()),
+            Vec::new(),
+        ));
     }
     if let Some(envelope) = pydantic(text) {
         return Some(envelope);
@@ -36,15 +37,6 @@ pub(super) fn read(text: &str) -> Option<ErrorEnvelope> {
         return Some(envelope);
     }
     Some(ErrorEnvelope::new(ErrorClass::Unknown, cut(said)))
-}
-
-fn unknown_tool(name: &str) -> ErrorEnvelope {
-    ErrorEnvelope::new(
-        ErrorClass::ObjectNotFound,
-        format!("no tool is called {}", Value::from(cut(name.trim()))),
-    )
-    .with_code("UNKNOWN_TOOL")
-    .with_next_step("list the tools with tools/list and call one of them")
 }
 
 /// pydantic's validation report:

@@ -53,7 +53,6 @@ use ::rmcp::service::RequestContext;
 use serde_json::Value;
 
 use crate::call::{CallBehaviour, CallContext};
-use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 use crate::envelope_trait::Envelope;
 
@@ -285,18 +284,7 @@ fn unknown_tool(name: &str, known: &[String]) -> ErrorEnvelope {
         .into_iter()
         .filter(|tool| strsim::osa_distance(&folded, &tool.to_lowercase()) <= most)
         .collect();
-    let step = if near.is_empty() {
-        "list the tools with tools/list and call one of them"
-    } else {
-        "if a tool in fuzzy_matches is the one meant, call it with the same arguments; otherwise list the tools with tools/list"
-    };
-    ErrorEnvelope::new(
-        ErrorClass::ObjectNotFound,
-        format!("no tool is called {}", Value::from(cut(name))),
-    )
-    .with_code("UNKNOWN_TOOL")
-    .with_fuzzy_matches(near)
-    .with_next_step(step)
+    crate::render::mcp::unknown_tool(&cut(name), near)
 }
 
 /// The correlation id of a request: the one the client sent in `_meta`
@@ -341,6 +329,8 @@ impl<S: Tools> FromContextPart<ToolCallContext<'_, S>> for CallContext {
 mod tests {
     use rmcp::model::CallToolResult;
     use serde_json::json;
+
+    use crate::class::ErrorClass;
 
     use super::*;
 

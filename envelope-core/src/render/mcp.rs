@@ -7,7 +7,7 @@
 use serde_json::Map;
 use serde_json::{Value, json};
 
-#[cfg(feature = "rmcp")]
+#[cfg(any(feature = "rmcp", feature = "host"))]
 use crate::class::ErrorClass;
 use crate::envelope::ErrorEnvelope;
 
@@ -66,8 +66,29 @@ pub(crate) fn tool_failure(envelope: &ErrorEnvelope, now_ms: u64) -> Value {
     Value::Object(failure)
 }
 
-/// Now, in Unix epoch milliseconds (0 before 1970, saturating far ahead).
-#[cfg(feature = "rmcp")]
+/// The envelope of a call of a tool the server does not have: the one
+/// answer for it, written by the rmcp integration's `call_tool` and read
+/// back by the host side from the SDKs' texts. `shown` is the name as it is
+/// echoed (cut by the caller), `near` the near-miss tool names.
+#[cfg(any(feature = "rmcp", feature = "host"))]
+pub(crate) fn unknown_tool(shown: &str, near: Vec<String>) -> ErrorEnvelope {
+    let step = if near.is_empty() {
+        "list the tools with tools/list and call one of them"
+    } else {
+        "if a tool in fuzzy_matches is the one meant, call it with the same arguments; otherwise list the tools with tools/list"
+    };
+    ErrorEnvelope::new(
+        ErrorClass::ObjectNotFound,
+        format!("no tool is called {}", Value::from(shown)),
+    )
+    .with_code("UNKNOWN_TOOL")
+    .with_fuzzy_matches(near)
+    .with_next_step(step)
+}
+
+/// Now, in Unix epoch milliseconds (0 before 1970, saturating far ahead):
+/// the clock of SEP-3313's `retryNotBefore`, written and read.
+#[cfg(any(feature = "rmcp", feature = "host"))]
 pub(crate) fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
