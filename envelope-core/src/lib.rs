@@ -6,13 +6,15 @@
 //! `#[derive(Envelope)]`; its documentation describes every item and every
 //! feature, and the examples here are written with its paths.
 //!
-//! The files run one way: the types (`class`, `category`, `effect`,
-//! `argument_error`, `envelope`, `tool_result`, `variant_spec`), then the
-//! renderers (`render/`), then the [`Envelope`] trait over them, the call
-//! context that answers a tool call's errors (`call`), the impls
-//! for std errors (`std_errors`), the readers (`chain`, `args`), the
-//! operator log (`log`, feature `tracing`), one module per integration
-//! (`integrations/`) and the derive's support (`role`, `__private`).
+//! The folders run one way, each importing only from the ones before it:
+//! `model/` (the wire types, with the one table of class facts), `render/`
+//! (the envelope in others' shapes), `convert/` (the [`Envelope`] trait,
+//! std errors, source chains), `call/` (the call context, correlation ids
+//! and trace context, the operator log), `args/` (argument problems from
+//! serde and JSON Schema), `integrations/` (one self-contained module per
+//! library feature). `host/` is the other side, reading failures; it
+//! imports from the model and the renderers only. `support/` is what
+//! generated code calls (`__private`).
 
 #![forbid(unsafe_code)]
 // On docs.rs: label each feature-gated item with the feature it needs.
@@ -20,68 +22,35 @@
 #![warn(missing_docs)]
 
 pub mod args;
-mod argument_error;
 mod call;
-mod category;
-mod chain;
-mod class;
-mod effect;
-mod envelope;
-mod envelope_trait;
-pub mod fuzzy;
+mod convert;
 #[cfg(feature = "host")]
 pub mod host;
-#[cfg(any(
-    feature = "axum",
-    feature = "rmcp",
-    feature = "rusqlite",
-    feature = "sqlx",
-    feature = "reqwest",
-    feature = "tokio"
-))]
-#[doc(hidden)]
-pub mod integrations;
-mod lenient;
-#[cfg(feature = "tracing")]
-pub mod log;
+mod integrations;
+mod model;
 mod render;
-mod role;
-mod std_errors;
-mod tool_result;
-mod variant_spec;
+mod support;
 
 #[doc(hidden)]
-#[path = "private.rs"]
-pub mod __private;
+pub use crate::support::private as __private;
 
-pub use crate::argument_error::{ArgumentError, ArgumentErrorKind};
 pub use crate::call::{CallBehaviour, CallContext, OrFail};
-pub use crate::category::UserErrorCategory;
-pub use crate::chain::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
-pub use crate::class::{ErrorClass, Owner, ParseClassError};
-pub use crate::effect::Effect;
-pub use crate::envelope::{EnvelopeFields, ErrorEnvelope};
-pub use crate::envelope_trait::Envelope;
-#[cfg(feature = "axum")]
+pub use crate::convert::chain::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
+pub use crate::convert::envelope_trait::Envelope;
+pub use crate::model::argument_error::{ArgumentError, ArgumentErrorKind};
+pub use crate::model::category::UserErrorCategory;
+pub use crate::model::class::{ErrorClass, Owner, ParseClassError};
+pub use crate::model::effect::Effect;
+pub use crate::model::envelope::{EnvelopeFields, ErrorEnvelope};
+// One module per library feature (`envelope::rmcp`, `envelope::rusqlite`).
+#[cfg(feature = "tracing")]
+pub use crate::call::log;
 #[doc(inline)]
-pub use crate::integrations::axum;
-#[cfg(feature = "reqwest")]
-#[doc(inline)]
-pub use crate::integrations::reqwest;
-#[cfg(feature = "rmcp")]
-#[doc(inline)]
-pub use crate::integrations::rmcp;
-#[cfg(feature = "rusqlite")]
-#[doc(inline)]
-pub use crate::integrations::rusqlite;
-#[cfg(feature = "sqlx")]
-#[doc(inline)]
-pub use crate::integrations::sqlx;
-#[cfg(feature = "tokio")]
-#[doc(inline)]
-pub use crate::integrations::tokio;
+#[allow(unused_imports)] // none without an integration feature
+pub use crate::integrations::*;
+pub use crate::model::fuzzy;
+pub use crate::model::tool_result::ToolResult;
+pub use crate::model::variant_spec::VariantSpec;
 #[cfg(feature = "http")]
 pub use crate::render::problem;
 pub use crate::render::{catalog_json, catalog_markdown};
-pub use crate::tool_result::ToolResult;
-pub use crate::variant_spec::VariantSpec;

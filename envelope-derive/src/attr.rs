@@ -28,7 +28,7 @@ pub(crate) enum Place {
 
 /// A key of `#[envelope(...)]` on the container or a variant. Adding one
 /// is one variant here plus its arm in `Key::ALL`, `name`, `places` and
-/// `item`'s `match`, each checked by the compiler.
+/// `item_value`'s `match`, each checked by the compiler.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Key {
     Crate,
@@ -300,176 +300,219 @@ pub(crate) fn item(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ItemAttrs {
         attrs,
         "an attribute name such as `class`",
         |meta, key, span| {
-            let Some(key) = Key::from_name(&key) else {
-                cx.push(unknown_item_key(&key, span, place));
+            let Some(key) = accepted_key(cx, &out, &key, span, place) else {
                 return skip_value(&meta.input);
             };
-            let name = key.name();
-            if !key.valid_at(place) {
-                cx.push(misplaced(name, span, place));
-                return skip_value(&meta.input);
-            }
-            if !key.repeatable() && out.span_of(key).is_some() {
-                cx.push(syn::Error::new(
-                    span,
-                    format!("duplicate `{name}` attribute; keep only one"),
-                ));
-                return skip_value(&meta.input);
-            }
             out.keys.push((key, span));
-            let input = meta.input;
-            match key {
-                Key::Crate => {
-                    let lit = string_value(meta, "crate = \"::envelope\"")?;
-                    out.krate = Some(lit.parse().map_err(|_| {
-                        syn::Error::new(
-                            lit.span(),
-                            "expected the path of the `envelope` crate: write `crate = \"::envelope\"` or `crate = \"::my_sdk::envelope\"`",
-                        )
-                    })?);
-                }
-                Key::Class => out.class = name_value(cx, meta)?,
-                Key::Category => out.category = name_value(cx, meta)?,
-                Key::Message => out.message = Some(string_value(meta, "message = \"...\"")?),
-                Key::NextStep => out
-                    .next_steps
-                    .push(string_value(meta, "next_step = \"...\"")?),
-                Key::SuggestedTool => {
-                    if !input.peek(Token![=]) {
-                        return Err(meta.error(
-                            "expected `suggested_tool = \"tool_name\"` or `suggested_tool = none`",
-                        ));
-                    }
-                    let value = meta.value()?;
-                    if value.peek(Ident) {
-                        let none: Ident = value.parse()?;
-                        if none != "none" {
-                            return Err(syn::Error::new(
-                                none.span(),
-                                "expected a tool name in quotes or `none`: write `suggested_tool = \"tool_name\"` or `suggested_tool = none`",
-                            ));
-                        }
-                        out.suggested_tool = Some(ToolAttr::None);
-                    } else if value.peek(LitStr) {
-                        let lit: LitStr = value.parse()?;
-                        if lit.value().trim().is_empty() {
-                            return Err(syn::Error::new(
-                                lit.span(),
-                                "`suggested_tool` cannot be empty: write `suggested_tool = \"tool_name\"`, or `suggested_tool = none` to clear a default",
-                            ));
-                        }
-                        out.suggested_tool = Some(ToolAttr::Tool(lit));
-                    } else {
-                        let found: TokenTree = value.parse()?;
-                        return Err(syn::Error::new(
-                            found.span(),
-                            "expected a tool name in quotes or `none`: write `suggested_tool = \"tool_name\"` or `suggested_tool = none`",
-                        ));
-                    }
-                }
-                Key::SuggestedTools => {
-                    if !input.peek(syn::token::Paren) {
-                        return Err(meta.error(
-                            "expected a list: `suggested_tools(ObjectNotFound = \"schema_inspect\", ...)`",
-                        ));
-                    }
-                    meta.parse_nested_meta(|inner| {
-                        let Some(class) = inner.path.get_ident() else {
-                            return Err(syn::Error::new_spanned(
-                                &inner.path,
-                                "expected a class name such as `ObjectNotFound`",
-                            ));
-                        };
-                        let known = match Class::from_tools_key(class) {
-                            Ok(known) => known,
-                            Err(err) => {
-                                cx.push(err);
-                                return skip_value(&inner.input);
-                            }
-                        };
-                        if out.suggested_tools.iter().any(|(c, ..)| c == class) {
-                            cx.push(syn::Error::new(
-                                class.span(),
-                                format!("duplicate tool for class `{class}` in `suggested_tools`; keep only one"),
-                            ));
-                        }
-                        let tool = string_value(&inner, "ObjectNotFound = \"tool_name\"")?;
-                        out.suggested_tools.push((class.clone(), known, tool));
-                        Ok(())
-                    })?;
-                }
-                Key::Code => {
-                    out.code = Some(code_value(cx, meta, "a code", "code = \"LEASE_REQUIRED\"")?)
-                }
-                Key::CodePrefix => {
-                    out.code_prefix = Some(code_value(
-                        cx,
-                        meta,
-                        "a code prefix",
-                        "code_prefix = \"ORA_\"",
-                    )?);
-                }
-                Key::OraCode => out.ora_code = Some(int_value(meta, "ora_code = 942")?),
-                Key::RetryAfterMs => {
-                    out.retry_after_ms = Some(int_value(meta, "retry_after_ms = 250")?);
-                }
-                Key::HelpUrl => {
-                    out.help_url = Some(string_value(meta, "help_url = \"https://...\"")?);
-                }
-                Key::Effect => out.effect = effect_value(cx, meta)?,
-                Key::Idempotent => {
-                    no_value(meta, "idempotent")?;
-                    out.idempotent = Some(span);
-                }
-                Key::Retryable => {
-                    let (_, value) = key_value(meta, "retryable = false")?;
-                    let lit: syn::LitBool = value.parse().map_err(|err| {
-                        syn::Error::new(
-                            err.span(),
-                            "expected `true` or `false`: write `retryable = false` (or `retryable = true`)",
-                        )
-                    })?;
-                    out.retryable = Some((lit.value, lit.span));
-                }
-                Key::Transparent => {
-                    no_value(meta, "transparent")?;
-                    out.transparent = Some(span);
-                }
-                Key::Resource => out.resource = resource_value(cx, meta)?,
-                Key::Argument => {
-                    if let Some(argument) = argument_value(cx, meta, span)? {
-                        out.arguments.push(argument);
-                    }
-                }
-                Key::With => {
-                    if !input.peek(Token![=]) {
-                        return Err(meta
-                            .error("`with` needs a function: write `with = path::to::function`"));
-                    }
-                    let value = meta.value()?;
-                    out.with = Some(if value.peek(LitStr) {
-                        let lit = value.parse::<LitStr>()?;
-                        lit.parse().map_err(|_| {
-                            syn::Error::new(
-                                lit.span(),
-                                "expected a function path: write `with = path::to::function`",
-                            )
-                        })?
-                    } else {
-                        value.parse::<Path>().map_err(|err| {
-                            syn::Error::new(
-                                err.span(),
-                                "expected a function path: write `with = path::to::function`",
-                            )
-                        })?
-                    });
-                }
-            }
-            Ok(())
+            item_value(cx, &mut out, meta, key, span)
         },
     );
     out.errored = cx.len() > errors_before;
     out
+}
+
+/// The key called `name`, unless it is unknown, not allowed at `place`, or
+/// a second one of a key written once in `out`: then the error is reported
+/// and the key's value is the caller's to skip.
+fn accepted_key(cx: &Ctxt, out: &ItemAttrs, name: &str, span: Span, place: Place) -> Option<Key> {
+    let Some(key) = Key::from_name(name) else {
+        cx.push(unknown_item_key(name, span, place));
+        return None;
+    };
+    let name = key.name();
+    if !key.valid_at(place) {
+        cx.push(misplaced(name, span, place));
+        return None;
+    }
+    if !key.repeatable() && out.span_of(key).is_some() {
+        cx.push(syn::Error::new(
+            span,
+            format!("duplicate `{name}` attribute; keep only one"),
+        ));
+        return None;
+    }
+    Some(key)
+}
+
+/// Parses the value of `key`, written at `span`, into `out`. The arms are
+/// grouped as in `Key::places`.
+fn item_value(
+    cx: &Ctxt,
+    out: &mut ItemAttrs,
+    meta: &syn::meta::ParseNestedMeta,
+    key: Key,
+    span: Span,
+) -> syn::Result<()> {
+    match key {
+        // Container-only.
+        Key::Crate => out.krate = Some(crate_value(meta)?),
+        Key::SuggestedTools => suggested_tools_value(cx, meta, &mut out.suggested_tools)?,
+        Key::CodePrefix => {
+            out.code_prefix = Some(code_value(
+                cx,
+                meta,
+                "a code prefix",
+                "code_prefix = \"ORA_\"",
+            )?);
+        }
+        // Variant-only.
+        Key::Message => out.message = Some(string_value(meta, "message = \"...\"")?),
+        Key::Code => out.code = Some(code_value(cx, meta, "a code", "code = \"LEASE_REQUIRED\"")?),
+        Key::OraCode => out.ora_code = Some(int_value(meta, "ora_code = 942")?),
+        Key::RetryAfterMs => {
+            out.retry_after_ms = Some(int_value(meta, "retry_after_ms = 250")?);
+        }
+        Key::Transparent => {
+            no_value(meta, "transparent")?;
+            out.transparent = Some(span);
+        }
+        Key::With => out.with = Some(with_value(meta)?),
+        Key::Resource => out.resource = resource_value(cx, meta)?,
+        Key::Argument => {
+            if let Some(argument) = argument_value(cx, meta, span)? {
+                out.arguments.push(argument);
+            }
+        }
+        // Defaults on the container, overridden per variant.
+        Key::Class => out.class = name_value(cx, meta)?,
+        Key::Category => out.category = name_value(cx, meta)?,
+        Key::NextStep => out
+            .next_steps
+            .push(string_value(meta, "next_step = \"...\"")?),
+        Key::SuggestedTool => out.suggested_tool = Some(suggested_tool_value(meta)?),
+        Key::HelpUrl => {
+            out.help_url = Some(string_value(meta, "help_url = \"https://...\"")?);
+        }
+        Key::Effect => out.effect = effect_value(cx, meta)?,
+        Key::Idempotent => {
+            no_value(meta, "idempotent")?;
+            out.idempotent = Some(span);
+        }
+        Key::Retryable => out.retryable = Some(retryable_value(meta)?),
+    }
+    Ok(())
+}
+
+/// `crate = "::envelope"`: the path of the `envelope` crate, as a string.
+fn crate_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<Path> {
+    let lit = string_value(meta, "crate = \"::envelope\"")?;
+    lit.parse().map_err(|_| {
+        syn::Error::new(
+            lit.span(),
+            "expected the path of the `envelope` crate: write `crate = \"::envelope\"` or `crate = \"::my_sdk::envelope\"`",
+        )
+    })
+}
+
+/// `suggested_tools(ObjectNotFound = "tool", ...)`, each entry pushed onto
+/// `tools` as it is parsed. An unknown class is reported and its entry
+/// skipped; a second tool for one class is reported and kept.
+fn suggested_tools_value(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta,
+    tools: &mut Vec<(Ident, Class, LitStr)>,
+) -> syn::Result<()> {
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(
+            "expected a list: `suggested_tools(ObjectNotFound = \"schema_inspect\", ...)`",
+        ));
+    }
+    meta.parse_nested_meta(|inner| {
+        let Some(class) = inner.path.get_ident() else {
+            return Err(syn::Error::new_spanned(
+                &inner.path,
+                "expected a class name such as `ObjectNotFound`",
+            ));
+        };
+        let known = match Class::from_tools_key(class) {
+            Ok(known) => known,
+            Err(err) => {
+                cx.push(err);
+                return skip_value(&inner.input);
+            }
+        };
+        if tools.iter().any(|(c, ..)| c == class) {
+            cx.push(syn::Error::new(
+                class.span(),
+                format!("duplicate tool for class `{class}` in `suggested_tools`; keep only one"),
+            ));
+        }
+        let tool = string_value(&inner, "ObjectNotFound = \"tool_name\"")?;
+        tools.push((class.clone(), known, tool));
+        Ok(())
+    })
+}
+
+/// `suggested_tool = "tool_name"`, or `suggested_tool = none` to clear a
+/// default.
+fn suggested_tool_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<ToolAttr> {
+    if !meta.input.peek(Token![=]) {
+        return Err(
+            meta.error("expected `suggested_tool = \"tool_name\"` or `suggested_tool = none`")
+        );
+    }
+    let value = meta.value()?;
+    if value.peek(Ident) {
+        let none: Ident = value.parse()?;
+        if none != "none" {
+            return Err(syn::Error::new(
+                none.span(),
+                "expected a tool name in quotes or `none`: write `suggested_tool = \"tool_name\"` or `suggested_tool = none`",
+            ));
+        }
+        Ok(ToolAttr::None)
+    } else if value.peek(LitStr) {
+        let lit: LitStr = value.parse()?;
+        if lit.value().trim().is_empty() {
+            return Err(syn::Error::new(
+                lit.span(),
+                "`suggested_tool` cannot be empty: write `suggested_tool = \"tool_name\"`, or `suggested_tool = none` to clear a default",
+            ));
+        }
+        Ok(ToolAttr::Tool(lit))
+    } else {
+        let found: TokenTree = value.parse()?;
+        Err(syn::Error::new(
+            found.span(),
+            "expected a tool name in quotes or `none`: write `suggested_tool = \"tool_name\"` or `suggested_tool = none`",
+        ))
+    }
+}
+
+/// `retryable = true | false`, with the span of the literal.
+fn retryable_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<(bool, Span)> {
+    let (_, value) = key_value(meta, "retryable = false")?;
+    let lit: syn::LitBool = value.parse().map_err(|err| {
+        syn::Error::new(
+            err.span(),
+            "expected `true` or `false`: write `retryable = false` (or `retryable = true`)",
+        )
+    })?;
+    Ok((lit.value, lit.span))
+}
+
+/// `with = path::to::function`, the path bare or in a string.
+fn with_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<Path> {
+    if !meta.input.peek(Token![=]) {
+        return Err(meta.error("`with` needs a function: write `with = path::to::function`"));
+    }
+    let value = meta.value()?;
+    if value.peek(LitStr) {
+        let lit = value.parse::<LitStr>()?;
+        lit.parse().map_err(|_| {
+            syn::Error::new(
+                lit.span(),
+                "expected a function path: write `with = path::to::function`",
+            )
+        })
+    } else {
+        value.parse::<Path>().map_err(|err| {
+            syn::Error::new(
+                err.span(),
+                "expected a function path: write `with = path::to::function`",
+            )
+        })
+    }
 }
 
 /// Parses every `#[envelope(...)]` on a field.

@@ -16,15 +16,15 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident, LitInt, LitStr};
+use syn::{DeriveInput, Ident, LitInt};
 
 use crate::ast::{Input, Shape, Variant};
 use crate::category::Category;
 use crate::ctxt::Ctxt;
-use crate::fmt::{FieldRef, Piece};
+use crate::fmt;
 use crate::names::{Named, unraw};
 use crate::resource::Resource;
-use crate::valid::{self, Kind, Message, Model, Plain, Rendered};
+use crate::valid::{self, Kind, Message, Model, Plain};
 
 /// Expands `#[derive(Envelope)]` for `input`: the `Envelope` impl and the two
 /// `From` impls, or every error found in the input, combined.
@@ -486,7 +486,7 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
     let (category, _) = category(p, plain);
     let code = &plain.code;
     let message = match &plain.message {
-        Message::Template(rendered) => text(p, variant, rendered),
+        Message::Template(rendered) => fmt::lower(p, variant, rendered),
         Message::Display => quote!(#p::display(self)),
         Message::Generic | Message::Arguments => quote!(#p::generic(#class)),
     };
@@ -636,7 +636,7 @@ fn next_steps(p: &TokenStream, variant: &Variant, plain: &Plain) -> Option<Token
     let mut templates: Vec<TokenStream> = plain
         .next_steps
         .iter()
-        .map(|rendered| text(p, variant, rendered))
+        .map(|rendered| fmt::lower(p, variant, rendered))
         .collect();
     if plain.arguments.is_some() {
         if templates.is_empty() && plain.roles.next_steps.is_none() {
@@ -685,14 +685,6 @@ fn role(
     })
 }
 
-/// A template's `String`: `format!` with its arguments, or the plain text.
-fn text(p: &TokenStream, variant: &Variant, rendered: &Rendered) -> TokenStream {
-    match template(variant, rendered) {
-        Template::Args(args) => quote!(#p::format!(#args)),
-        Template::Literal(text) => quote!(#p::text(#text)),
-    }
-}
-
 /// The one rule for a value fed by a role field and an attribute constant:
 /// the field's value when it holds one, else the constant.
 fn or_constant(
@@ -707,109 +699,6 @@ fn or_constant(
             Some(quote!(#p::or(#field, #constant)))
         }
     }
-}
-
-/// A template, compiled: the arguments of a `format!` call, or the plain
-/// text when it has no placeholders.
-enum Template {
-    Args(TokenStream),
-    Literal(LitStr),
-}
-
-/// A template as the arguments of one `format!` call, or a plain string when it has no
-/// placeholders. Placeholders become positional arguments, so raw field
-/// names (`r#type`) and tuple indices need no special casing.
-fn template(variant: &Variant, rendered: &Rendered) -> Template {
-    let lit = &rendered.template.lit;
-    let arg = |i: usize| {
-        let binding = &variant.fields[i].binding;
-        quote!(#binding)
-    };
-    // When every placeholder names a field by a plain identifier, the
-    // template is passed to `format!` exactly as written, with named
-    // arguments: rustc's own notes and fix suggestions about a format spec
-    // then point at the right characters of the user's string.
-    if let Some(names) = named_placeholders(rendered) {
-        let mut seen: Vec<&str> = Vec::new();
-        let named = names.iter().zip(&rendered.args).filter_map(|(name, &i)| {
-            if seen.contains(name) {
-                return None;
-            }
-            seen.push(name);
-            let ident = Ident::new(name, lit.span());
-            let value = arg(i);
-            Some(quote!(#ident = #value))
-        });
-        let named: Vec<TokenStream> = named.collect();
-        return Template::Args(quote!(#lit, #(#named),*));
-    }
-    let mut format = String::new();
-    let mut args: Vec<usize> = Vec::new();
-    let mut next = rendered.args.iter();
-    for piece in &rendered.template.pieces {
-        match piece {
-            Piece::Text(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
-            Piece::Arg { spec, .. } => {
-                let Some(&field) = next.next() else { continue };
-                let position = match args.iter().position(|&a| a == field) {
-                    Some(position) => position,
-                    None => {
-                        args.push(field);
-                        args.len() - 1
-                    }
-                };
-                if spec.is_empty() {
-                    format.push_str(&format!("{{{position}}}"));
-                } else {
-                    format.push_str(&format!("{{{position}:{spec}}}"));
-                }
-            }
-        }
-    }
-    if args.is_empty() {
-        let text: String = rendered
-            .template
-            .pieces
-            .iter()
-            .map(|piece| match piece {
-                Piece::Text(text) => text.as_str(),
-                Piece::Arg { .. } => "",
-            })
-            .collect();
-        return Template::Literal(LitStr::new(&text, lit.span()));
-    }
-    // Rewritten text (positional or raw-identifier placeholders): its
-    // offsets no longer match the source, so it must not claim the user's
-    // string as its span, or rustc would point into the wrong characters.
-    let format = LitStr::new(&format, Span::call_site());
-    let args = args.iter().map(|&i| arg(i));
-    Template::Args(quote!(#format, #(#args),*))
-}
-
-/// The placeholders' names when each is a plain identifier written without
-/// `r#` and the template has at least one; `None` when the text must be
-/// rewritten.
-fn named_placeholders(rendered: &Rendered) -> Option<Vec<&str>> {
-    if rendered.template.lit.value().contains("r#") {
-        return None;
-    }
-    let names: Vec<&str> = rendered
-        .template
-        .pieces
-        .iter()
-        .filter_map(|piece| match piece {
-            Piece::Arg {
-                field: FieldRef::Named(name),
-                ..
-            } => Some(Some(name.as_str())),
-            Piece::Arg { .. } => Some(None),
-            Piece::Text(_) => None,
-        })
-        .collect::<Option<Vec<&str>>>()?;
-    let plain = names
-        .iter()
-        .all(|name| syn::parse_str::<Ident>(name).is_ok());
-    (plain && !names.is_empty()).then_some(names)
 }
 
 /// The `VariantSpec` constant for one variant.

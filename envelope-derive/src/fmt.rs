@@ -1,7 +1,13 @@
-//! Templates (`message`, `next_step`): parsed at compile time into pieces,
-//! later written out as one `format!` call, so nothing is parsed at run time.
+//! Templates (`message`, `next_step`): parsed at compile time into pieces
+//! (`Template::parse`), then lowered into the tokens of one `format!` call
+//! or of the plain text (`lower`), so nothing is parsed at run time.
 
-use syn::LitStr;
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::{Ident, LitStr};
+
+use crate::ast::Variant;
+use crate::valid::Rendered;
 
 /// A parsed template.
 pub(crate) struct Template {
@@ -141,6 +147,121 @@ fn placeholder(lit: &LitStr, inner: &str) -> syn::Result<Piece> {
         FieldRef::Named(bare.to_owned())
     };
     Ok(Piece::Arg { field, spec })
+}
+
+/// The expression of a template's `String`, for the variant whose fields
+/// its placeholders name: a `format!` call with the fields as arguments, or
+/// the plain text when it has no placeholders.
+pub(crate) fn lower(p: &TokenStream, variant: &Variant, rendered: &Rendered) -> TokenStream {
+    match Lowered::new(variant, rendered) {
+        Lowered::Args(args) => quote!(#p::format!(#args)),
+        Lowered::Literal(text) => quote!(#p::text(#text)),
+    }
+}
+
+/// A template lowered to tokens: the arguments of a `format!` call, or the
+/// plain text when it has no placeholders.
+enum Lowered {
+    Args(TokenStream),
+    Literal(LitStr),
+}
+
+impl Lowered {
+    /// Lowers `rendered`. When every placeholder is a plain field name, the
+    /// string is kept as written, with named arguments; otherwise it is
+    /// rewritten with positional arguments, so raw field names (`r#type`)
+    /// and tuple indices need no special casing.
+    fn new(variant: &Variant, rendered: &Rendered) -> Lowered {
+        let lit = &rendered.template.lit;
+        let arg = |i: usize| {
+            let binding = &variant.fields[i].binding;
+            quote!(#binding)
+        };
+        // When every placeholder names a field by a plain identifier, the
+        // template is passed to `format!` exactly as written, with named
+        // arguments: rustc's own notes and fix suggestions about a format spec
+        // then point at the right characters of the user's string.
+        if let Some(names) = named_placeholders(&rendered.template) {
+            let mut seen: Vec<&str> = Vec::new();
+            let named = names.iter().zip(&rendered.args).filter_map(|(name, &i)| {
+                if seen.contains(name) {
+                    return None;
+                }
+                seen.push(name);
+                let ident = Ident::new(name, lit.span());
+                let value = arg(i);
+                Some(quote!(#ident = #value))
+            });
+            let named: Vec<TokenStream> = named.collect();
+            return Lowered::Args(quote!(#lit, #(#named),*));
+        }
+        let mut format = String::new();
+        let mut args: Vec<usize> = Vec::new();
+        let mut next = rendered.args.iter();
+        for piece in &rendered.template.pieces {
+            match piece {
+                Piece::Text(text) => format.push_str(&text.replace('{', "{{").replace('}', "}}")),
+                Piece::Arg { spec, .. } => {
+                    let Some(&field) = next.next() else { continue };
+                    let position = match args.iter().position(|&a| a == field) {
+                        Some(position) => position,
+                        None => {
+                            args.push(field);
+                            args.len() - 1
+                        }
+                    };
+                    if spec.is_empty() {
+                        format.push_str(&format!("{{{position}}}"));
+                    } else {
+                        format.push_str(&format!("{{{position}:{spec}}}"));
+                    }
+                }
+            }
+        }
+        if args.is_empty() {
+            let text: String = rendered
+                .template
+                .pieces
+                .iter()
+                .map(|piece| match piece {
+                    Piece::Text(text) => text.as_str(),
+                    Piece::Arg { .. } => "",
+                })
+                .collect();
+            return Lowered::Literal(LitStr::new(&text, lit.span()));
+        }
+        // Rewritten text (positional or raw-identifier placeholders): its
+        // offsets no longer match the source, so it must not claim the user's
+        // string as its span, or rustc would point into the wrong characters.
+        let format = LitStr::new(&format, Span::call_site());
+        let args = args.iter().map(|&i| arg(i));
+        Lowered::Args(quote!(#format, #(#args),*))
+    }
+}
+
+/// The placeholders' names when each is a plain identifier written without
+/// `r#` and the template has at least one; `None` when the text must be
+/// rewritten.
+fn named_placeholders(template: &Template) -> Option<Vec<&str>> {
+    if template.lit.value().contains("r#") {
+        return None;
+    }
+    let names: Vec<&str> = template
+        .pieces
+        .iter()
+        .filter_map(|piece| match piece {
+            Piece::Arg {
+                field: FieldRef::Named(name),
+                ..
+            } => Some(Some(name.as_str())),
+            Piece::Arg { .. } => Some(None),
+            Piece::Text(_) => None,
+        })
+        .collect::<Option<Vec<&str>>>()?;
+    let plain = names
+        .iter()
+        .all(|name| syn::parse_str::<Ident>(name).is_ok());
+    (plain && !names.is_empty()).then_some(names)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use crate::envelope::ErrorEnvelope;
+use crate::model::envelope::ErrorEnvelope;
 
 /// A tool's arguments, checked: `Ok(T)`, or the `INVALID_ARGUMENTS`
 /// envelope naming every problem (feature `schemars`, which `rmcp` turns

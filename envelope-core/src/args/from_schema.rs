@@ -6,7 +6,7 @@ use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
 use super::{near_misses, one_of, pointer};
-use crate::argument_error::{ArgumentError, ArgumentErrorKind, with_article};
+use crate::model::argument_error::{ArgumentError, ArgumentErrorKind, with_article};
 
 /// How many problems are built; more are only counted, so a huge object
 /// full of unknown keys costs no more than a few suggestions.

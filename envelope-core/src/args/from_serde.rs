@@ -14,7 +14,7 @@ use serde_json::Value;
 use serde_path_to_error::{Error, Segment};
 
 use super::{lookup, near_misses, one_of, pointer};
-use crate::argument_error::{ArgumentError, ArgumentErrorKind, json_type};
+use crate::model::argument_error::{ArgumentError, ArgumentErrorKind, json_type};
 
 mod locate;
 
@@ -40,7 +40,7 @@ pub(super) fn problem<T: DeserializeOwned>(
 /// [`problem`], with `retry` reading changed arguments as the caller
 /// read the first ones (the strings of a URL, through their own
 /// deserializer).
-pub(super) fn problem_with(
+pub(crate) fn problem_with(
     error: &Error<serde_json::Error>,
     arguments: &Value,
     retry: Retry<'_>,
@@ -212,7 +212,7 @@ fn split_invalid(message: &str) -> Option<(&str, &str)> {
 /// The reference tokens of serde's path, checked against `arguments`: an
 /// enum variant is a token only where it is a key (`{"Variant": {...}}`),
 /// and an unknown segment (a key that was not a string) ends the path.
-pub(super) fn tokens(path: &serde_path_to_error::Path, arguments: &Value) -> Vec<String> {
+pub(crate) fn tokens(path: &serde_path_to_error::Path, arguments: &Value) -> Vec<String> {
     let mut tokens: Vec<String> = Vec::new();
     for segment in path {
         match segment {

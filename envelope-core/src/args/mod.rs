@@ -58,7 +58,7 @@
 //! finds itself ("`days` must be from 1 to 14"), so every argument failure
 //! of a server reads alike.
 
-mod from_serde;
+pub(crate) mod from_serde;
 
 #[cfg(feature = "jsonschema")]
 mod from_schema;
@@ -66,20 +66,17 @@ mod from_schema;
 #[cfg(feature = "schemars")]
 mod extract;
 
-#[cfg(feature = "axum")]
-pub(crate) mod strings;
-
 use std::cmp::Ordering;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::argument_error::ArgumentError;
+use crate::model::argument_error::ArgumentError;
 #[cfg(any(test, feature = "jsonschema"))]
-use crate::argument_error::ArgumentErrorKind;
-pub use crate::argument_error::json_type;
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
+use crate::model::argument_error::ArgumentErrorKind;
+pub use crate::model::argument_error::json_type;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
 #[cfg(feature = "schemars")]
 pub use extract::Args;
 
@@ -208,7 +205,7 @@ where
 /// of a URL, typed), which the schema then checks instead. Only serde's
 /// problem when the schema does not compile.
 #[cfg(feature = "jsonschema")]
-fn with_schema<T: schemars::JsonSchema>(
+pub(crate) fn with_schema<T: schemars::JsonSchema>(
     arguments: &Value,
     first: ArgumentError,
     prepare: impl FnOnce(&Value) -> Option<Value>,
@@ -326,7 +323,7 @@ pub fn invalid_arguments(problems: Vec<ArgumentError>) -> ErrorEnvelope {
 
 /// [`invalid_arguments`], with `omitted` more problems that were found
 /// but not built.
-fn summarize(mut problems: Vec<ArgumentError>, omitted: usize) -> ErrorEnvelope {
+pub(crate) fn summarize(mut problems: Vec<ArgumentError>, omitted: usize) -> ErrorEnvelope {
     // The rest of the order only makes equal problems neighbours for dedup.
     problems.sort_by(|a, b| {
         a.kind
@@ -476,7 +473,7 @@ where
     if received.len() > 4 * MAX_KEY_CHARS {
         return Vec::new();
     }
-    crate::fuzzy::suggest(received, names, 3)
+    crate::model::fuzzy::suggest(received, names, 3)
 }
 
 #[cfg(test)]

@@ -4,11 +4,11 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::argument_error::ArgumentError;
 use crate::call::CallBehaviour;
-use crate::class::{ErrorClass, Owner};
-use crate::effect::{Effect, retryable};
-use crate::envelope::ErrorEnvelope;
+use crate::model::argument_error::ArgumentError;
+use crate::model::class::{ErrorClass, Owner};
+use crate::model::effect::{Effect, retryable};
+use crate::model::envelope::ErrorEnvelope;
 
 /// How many times [`next_move`] repeats one call: after the third failed
 /// repeat it answers [`NextMove::Stop`].

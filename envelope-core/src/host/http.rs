@@ -5,8 +5,8 @@ use std::time::SystemTime;
 use serde_json::{Map, Value};
 
 use super::{cut, ours};
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
 
 /// The failure an HTTP response reports, or `None` for a status below 400.
 /// `retry_after` is the `Retry-After` header's value, `content_type` the
@@ -56,10 +56,10 @@ pub fn read_http(
         ),
     };
     if envelope.retry_after_ms.is_none()
-        && let Some(wait) =
-            retry_after.and_then(|value| crate::lenient::retry_after(value, SystemTime::now()))
+        && let Some(wait) = retry_after
+            .and_then(|value| crate::model::lenient::retry_after(value, SystemTime::now()))
     {
-        envelope = envelope.with_retry_after_ms(crate::envelope::duration_ms(wait));
+        envelope = envelope.with_retry_after_ms(crate::model::envelope::duration_ms(wait));
     }
     Some(envelope)
 }

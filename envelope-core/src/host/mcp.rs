@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use super::{cut, ours, text};
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
 
 /// The `_meta` key of the draft SEP-3313 tool-failure object.
 const TOOL_FAILURE: &str = "io.modelcontextprotocol/toolFailure";

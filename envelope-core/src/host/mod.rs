@@ -46,7 +46,7 @@ pub use mcp::{read_jsonrpc_error, read_tool_result};
 /// message; a longer text is cut there and ends with `…`.
 pub const MAX_TEXT_CHARS: usize = 2000;
 
-use crate::envelope::ErrorEnvelope;
+use crate::model::envelope::ErrorEnvelope;
 
 /// `text`, cut to [`MAX_TEXT_CHARS`] characters.
 fn cut(text: &str) -> String {

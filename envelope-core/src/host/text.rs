@@ -3,9 +3,9 @@
 //! reports), a tool's own error. Only what a text states is read.
 
 use super::cut;
-use crate::argument_error::{ArgumentError, ArgumentErrorKind};
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
+use crate::model::argument_error::{ArgumentError, ArgumentErrorKind};
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
 
 /// The envelope a known SDK text states, if `text` is one (the table on
 /// [`super::read_tool_result`]).

@@ -1,19 +1,46 @@
 //! One module per optional integration, each holding all of that
-//! feature's glue (for a library's error type, its table; the impls are
-//! made with the std errors', in `std_errors.rs`): the impls of the other crate's traits for
-//! [`ErrorEnvelope`](crate::ErrorEnvelope), and the bodies of the impls the
+//! feature's glue: for a library's error type, its table (written with
+//! `convert::std_errors`'s rows) and its `find` for source chains; for a
+//! framework, the impls of its traits for
+//! [`ErrorEnvelope`](crate::ErrorEnvelope) and the bodies of the impls the
 //! facade's `integrations!` macro emits for a derived type (re-exported
 //! through `__private`, not public API).
+//!
+//! Adding an integration is its file, a line below and its feature in the
+//! two `Cargo.toml`s; the crate root re-exports every module here.
 
-#[cfg(feature = "axum")]
-pub mod axum;
-#[cfg(feature = "reqwest")]
-pub mod reqwest;
-#[cfg(feature = "rmcp")]
-pub mod rmcp;
-#[cfg(feature = "rusqlite")]
-pub mod rusqlite;
-#[cfg(feature = "sqlx")]
-pub mod sqlx;
-#[cfg(feature = "tokio")]
-pub mod tokio;
+/// Declares each integration module under its feature and, for those that
+/// map a library's error types (`find` after the name), [`find`]: the
+/// envelope of such an error in a source chain.
+macro_rules! integrations {
+    ($($feature:literal $name:ident $($find:ident)?;)*) => {
+        $(
+            #[cfg(feature = $feature)]
+            pub mod $name;
+        )*
+
+        /// The envelope of an error in a source chain, if `error` is one of
+        /// the library types an enabled integration maps.
+        pub(crate) fn find<'e>(
+            error: &'e (dyn std::error::Error + 'static),
+        ) -> Option<&'e dyn crate::Envelope> {
+            $($(
+                #[cfg(feature = $feature)]
+                if let Some(found) = $name::$find(error) {
+                    return Some(found);
+                }
+            )?)*
+            let _ = error;
+            None
+        }
+    };
+}
+
+integrations! {
+    "axum" axum;
+    "reqwest" reqwest find;
+    "rmcp" rmcp;
+    "rusqlite" rusqlite find;
+    "sqlx" sqlx find;
+    "tokio" tokio find;
+}

@@ -34,10 +34,12 @@ use std::time::SystemTime;
 use reqwest::StatusCode;
 use reqwest::header::RETRY_AFTER;
 
-use crate::class::{ErrorClass, Owner};
-use crate::effect::Effect;
-use crate::envelope::ErrorEnvelope;
-use crate::std_errors::{GENERIC, Row, StdError, row};
+use crate::model::class::{ErrorClass, Owner};
+use crate::model::effect::Effect;
+use crate::model::envelope::ErrorEnvelope;
+use crate::convert::std_errors::{GENERIC, Row, StdError, foreign_envelope, row};
+
+foreign_envelope!(reqwest::Error);
 
 impl StdError for reqwest::Error {
     fn row(&self) -> Row {
@@ -121,7 +123,7 @@ pub fn error_for_status(response: reqwest::Response) -> Result<reqwest::Response
         .headers()
         .get(RETRY_AFTER)
         .and_then(|value| value.to_str().ok())
-        .and_then(|value| crate::lenient::retry_after(value, SystemTime::now()));
+        .and_then(|value| crate::model::lenient::retry_after(value, SystemTime::now()));
     if let Some(wait) = wait {
         envelope = envelope.with_retry_after(wait);
     }

@@ -53,8 +53,8 @@ use ::rmcp::service::RequestContext;
 use serde_json::Value;
 
 use crate::call::{CallBehaviour, CallContext};
-use crate::envelope::ErrorEnvelope;
-use crate::envelope_trait::Envelope;
+use crate::model::envelope::ErrorEnvelope;
+use crate::convert::envelope_trait::Envelope;
 
 // The same bodies as a derived type's impls.
 impl From<ErrorEnvelope> for CallToolResult {
@@ -280,7 +280,7 @@ fn unknown_tool(name: &str, known: &[String]) -> ErrorEnvelope {
     // (`_table`, `get_`), and a name that only shares them is no misspelling.
     let folded = name.to_lowercase();
     let most = (folded.chars().count() / 4).max(2);
-    let near: Vec<String> = crate::fuzzy::suggest(name, known, 3)
+    let near: Vec<String> = crate::model::fuzzy::suggest(name, known, 3)
         .into_iter()
         .filter(|tool| strsim::osa_distance(&folded, &tool.to_lowercase()) <= most)
         .collect();
@@ -330,7 +330,7 @@ mod tests {
     use rmcp::model::CallToolResult;
     use serde_json::json;
 
-    use crate::class::ErrorClass;
+    use crate::model::class::ErrorClass;
 
     use super::*;
 

@@ -27,8 +27,10 @@
 
 use rusqlite::ffi;
 
-use crate::class::ErrorClass;
-use crate::std_errors::{GENERIC, Row, StdError, row};
+use crate::model::class::ErrorClass;
+use crate::convert::std_errors::{GENERIC, Row, StdError, foreign_envelope, row};
+
+foreign_envelope!(rusqlite::Error);
 
 /// The table above. SQLite rejects a statement before running any part of
 /// it on a lock or a constraint, so those rows keep their classes' effect,

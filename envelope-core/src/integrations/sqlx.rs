@@ -33,9 +33,11 @@
 
 use sqlx_core::error::{Error, ErrorKind};
 
-use crate::class::ErrorClass;
-use crate::effect::Effect;
-use crate::std_errors::{GENERIC, Row, StdError, row};
+use crate::model::class::ErrorClass;
+use crate::model::effect::Effect;
+use crate::convert::std_errors::{GENERIC, Row, StdError, foreign_envelope, row};
+
+foreign_envelope!(Error);
 
 impl StdError for Error {
     fn row(&self) -> Row {

@@ -12,8 +12,10 @@
 //! effects are `unknown`: the task may have done part of its work before
 //! it stopped.
 
-use crate::class::ErrorClass;
-use crate::std_errors::{GENERIC, Row, StdError, row};
+use crate::model::class::ErrorClass;
+use crate::convert::std_errors::{GENERIC, Row, StdError, foreign_envelope, row};
+
+foreign_envelope!(tokio::task::JoinError, tokio::time::error::Elapsed);
 
 impl StdError for tokio::task::JoinError {
     fn row(&self) -> Row {

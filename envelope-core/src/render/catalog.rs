@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use crate::variant_spec::VariantSpec;
+use crate::model::variant_spec::VariantSpec;
 
 /// The header of the table [`catalog_markdown`] writes, with its separator.
 const HEADER: &str = "| code | class | owner | category | effect | retryable | suggested tool | message template |\n\

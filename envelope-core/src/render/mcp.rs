@@ -8,8 +8,8 @@ use serde_json::Map;
 use serde_json::{Value, json};
 
 #[cfg(any(feature = "rmcp", feature = "host"))]
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
 
 /// The JSON of `Envelope::to_mcp_result`, whose docs describe it. The text
 /// is serialized from the struct, not from the `Value`: a `Value` object's
@@ -58,7 +58,7 @@ pub(crate) fn tool_failure(envelope: &ErrorEnvelope, now_ms: u64) -> Value {
     let id = envelope
         .correlation_id
         .clone()
-        .unwrap_or_else(crate::envelope::generated_id);
+        .unwrap_or_else(crate::model::envelope::generated_id);
     failure.insert("correlationId".into(), id.into());
     if let Some(step) = envelope.next_steps.first() {
         failure.insert("agentGuidance".into(), step.as_str().into());

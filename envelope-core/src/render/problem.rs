@@ -25,8 +25,8 @@ use http::{Response, StatusCode};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
 
 /// The media type of a problem details body, registered by RFC 9457 §6.1.
 pub const CONTENT_TYPE: &str = "application/problem+json";
@@ -338,7 +338,7 @@ mod tests {
                 received: Some("integer".into()),
                 suggestions: Vec::new(),
             }],
-            rule: crate::envelope::Unwired::default(),
+            rule: crate::model::envelope::Unwired::default(),
         }))
     }
 

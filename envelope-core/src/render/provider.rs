@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::tool_result::ToolResult;
+use crate::model::tool_result::ToolResult;
 
 impl ToolResult {
     /// An OpenAI Chat Completions message of role `tool`, the answer to

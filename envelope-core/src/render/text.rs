@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::envelope::ErrorEnvelope;
+use crate::model::envelope::ErrorEnvelope;
 
 impl fmt::Display for ErrorEnvelope {
     /// A compact text form for models that read prose better than JSON:

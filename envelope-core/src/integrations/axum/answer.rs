@@ -14,8 +14,8 @@ use serde_json::Value;
 
 use super::{Failure, Rejection};
 use crate::call::{CallBehaviour, CallContext, sent_correlation_id};
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
 
 /// The header of a request's correlation id, read from the request and
 /// echoed on the response.
@@ -131,8 +131,8 @@ fn finish(call: &CallContext, response: Response) -> Response {
         let envelope = call.answer(envelope, |_envelope| {
             #[cfg(feature = "tracing")]
             match &text {
-                Some(text) => crate::log::record(_envelope, &text.0, &text.1),
-                None => crate::log::record(_envelope, &_envelope.message, &[]),
+                Some(text) => crate::call::log::record(_envelope, &text.0, &text.1),
+                None => crate::call::log::record(_envelope, &_envelope.message, &[]),
             }
         });
         let (rendered, problem) =

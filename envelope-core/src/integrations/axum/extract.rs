@@ -15,11 +15,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::{Rejection, answer};
-use crate::args::strings::{self, Strings};
+use super::strings::{self, Strings};
 use crate::call::CallContext;
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
-use crate::envelope_trait::Envelope;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
+use crate::convert::envelope_trait::Envelope;
 
 /// A JSON request body read into `T`, or a problem details rejection; and,
 /// as a response, `T` serialized as JSON. A drop-in for `axum::Json`.

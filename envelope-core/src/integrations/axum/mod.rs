@@ -68,6 +68,7 @@
 
 mod answer;
 mod extract;
+mod strings;
 
 pub use answer::RouterExt;
 pub use axum::response::{IntoResponse, Response};
@@ -80,10 +81,10 @@ use std::sync::Arc;
 use axum::body::Body;
 use http::StatusCode;
 
-use crate::category::UserErrorCategory;
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
-use crate::envelope_trait::Envelope;
+use crate::model::category::UserErrorCategory;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
+use crate::convert::envelope_trait::Envelope;
 
 /// A failure as a response carries it to [`RouterExt::answer_failures`],
 /// in the response's extensions: the envelope, and the error's text for
@@ -225,7 +226,7 @@ impl<E: Error + ?Sized> ErrorText for Cause<'_, E> {
     fn text(&self) -> Option<(String, Vec<String>)> {
         // Only the log line reads it.
         #[cfg(feature = "tracing")]
-        return Some((self.0.to_string(), crate::log::sources(self.0)));
+        return Some((self.0.to_string(), crate::call::log::sources(self.0)));
         #[cfg(not(feature = "tracing"))]
         None
     }

@@ -6,7 +6,7 @@ use core::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::category::UserErrorCategory;
+use crate::model::category::UserErrorCategory;
 
 /// Who has to act for an error to go away.
 ///

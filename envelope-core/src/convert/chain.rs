@@ -10,9 +10,9 @@
 use std::error::Error;
 use std::io;
 
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
-use crate::envelope_trait::Envelope;
+use crate::convert::envelope_trait::Envelope;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
 
 /// How many errors of a `source()` chain [`from_error`] and [`Recognizer`]
 /// examine, the outermost one included: 64. A chain longer than this (or
@@ -165,7 +165,8 @@ fn find<'e>(named: &[Downcast], error: &'e (dyn Error + 'static)) -> Option<&'e 
     carrier
 }
 
-/// One link: the named types, then an envelope, then the std errors.
+/// One link: the named types, then an envelope, then the std errors,
+/// then the library errors of the enabled integrations.
 fn recognise<'e>(named: &[Downcast], error: &'e (dyn Error + 'static)) -> Option<&'e dyn Envelope> {
     named
         .iter()
@@ -175,7 +176,8 @@ fn recognise<'e>(named: &[Downcast], error: &'e (dyn Error + 'static)) -> Option
                 .downcast_ref::<ErrorEnvelope>()
                 .map(|found| found as &dyn Envelope)
         })
-        .or_else(|| crate::std_errors::find_std(error))
+        .or_else(|| crate::convert::std_errors::find(error))
+        .or_else(|| crate::integrations::find(error))
 }
 
 /// What an unrecognised error is described as; a type so that its class

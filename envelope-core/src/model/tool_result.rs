@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::category::UserErrorCategory;
-use crate::envelope::ErrorEnvelope;
+use crate::model::category::UserErrorCategory;
+use crate::model::envelope::ErrorEnvelope;
 
 /// The outcome of one tool call, to be sent back to the model.
 ///
@@ -36,7 +36,7 @@ pub struct ToolResult {
     /// JSON (or its text form).
     pub content: String,
     /// Whether the call failed. `null` reads as `false`.
-    #[serde(deserialize_with = "crate::lenient::null_as_default")]
+    #[serde(deserialize_with = "crate::model::lenient::null_as_default")]
     pub is_error: bool,
     /// How the failure should steer the conversation; `None` on success.
     #[serde(default)]

@@ -1,4 +1,4 @@
-//! [`Envelope`] for the errors of `std` and `serde_json`, so they can be
+//! [`Envelope`](crate::Envelope) for the errors of `std` and `serde_json`, so they can be
 //! `#[envelope(transparent)]` fields and links of a source chain.
 //!
 //! Each error gets a class, a stable code (`IO_NOT_FOUND`, `JSON_SYNTAX`,
@@ -13,15 +13,14 @@ use std::borrow::Cow;
 use std::io::{self, ErrorKind};
 use std::num::{IntErrorKind, ParseIntError};
 
-use crate::class::{ErrorClass, Owner};
-use crate::effect::Effect;
-use crate::envelope::ErrorEnvelope;
-use crate::envelope_trait::Envelope;
+use crate::model::class::{ErrorClass, Owner};
+use crate::model::effect::Effect;
+use crate::model::envelope::ErrorEnvelope;
 
 /// One error's place in the table: its class, its code, and the message for
-/// a caller-owned class (server-owned classes ignore it). The library
-/// integrations (`rusqlite`, `sqlx`, `reqwest`, `tokio`) write their tables
-/// with it too, so one message rule holds for every foreign error.
+/// a caller-owned class (server-owned classes ignore it). Each library
+/// integration writes its table with it too, so one message rule holds for
+/// every foreign error.
 #[derive(Clone, Copy)]
 pub(crate) struct Row {
     pub(crate) class: ErrorClass,
@@ -47,7 +46,8 @@ pub(crate) const fn row(class: ErrorClass, code: &'static str, text: &'static st
 
 impl Row {
     /// The row, with `effect` instead of the class's default.
-    #[cfg_attr(not(any(feature = "reqwest", feature = "sqlx")), allow(dead_code))]
+    // Only library integrations know an effect better than the class's.
+    #[allow(dead_code)]
     pub(crate) const fn with_effect(self, effect: Effect) -> Row {
         Row {
             effect: Some(effect),
@@ -80,68 +80,73 @@ pub(crate) trait StdError {
     fn row(&self) -> Row;
 
     fn add_details(&self, _envelope: &mut ErrorEnvelope) {}
+
+    /// The row's envelope with the error's details.
+    fn envelope(&self) -> ErrorEnvelope {
+        let mut envelope = self.row().envelope();
+        self.add_details(&mut envelope);
+        envelope
+    }
 }
 
 /// For each type: `Envelope` and the two `From` conversions into
 /// [`ErrorEnvelope`] (as the derive gives a derived type), from its
-/// [`StdError`] row; and `find_std`, which recognises them all in a source
-/// chain.
-macro_rules! std_envelope {
-    ($($(#[$cfg:meta])* $ty:ty),* $(,)?) => {
-        /// The envelope of a std or `serde_json` error in a source chain,
-        /// if `error` is one of the types in this file.
-        pub(crate) fn find_std<'e>(
-            error: &'e (dyn std::error::Error + 'static),
-        ) -> Option<&'e dyn Envelope> {
+/// [`StdError`] row; and a `find` function in the calling module, which
+/// recognises them all in a source chain. This file invokes it for the
+/// std errors, each library integration for its own types.
+macro_rules! foreign_envelope {
+    ($($ty:ty),* $(,)?) => {
+        /// The envelope of an error in a source chain, if `error` is one
+        /// of the types this module maps.
+        pub(crate) fn find<'e>(
+            error: &'e (dyn ::std::error::Error + 'static),
+        ) -> ::core::option::Option<&'e dyn $crate::Envelope> {
             $(
-                $(#[$cfg])*
-                if let Some(found) = error.downcast_ref::<$ty>() {
-                    return Some(found);
+                if let ::core::option::Option::Some(found) = error.downcast_ref::<$ty>() {
+                    return ::core::option::Option::Some(found);
                 }
             )*
-            None
+            ::core::option::Option::None
         }
     $(
         /// Class, code and message from the table of the guide's "One
         /// server, many error types" (std, `serde_json`) or of the
         /// integration's module (a library's error); never the error's
         /// `Display`.
-        $(#[$cfg])*
-        impl Envelope for $ty {
-            fn error_class(&self) -> ErrorClass {
-                StdError::row(self).class
+        impl $crate::Envelope for $ty {
+            fn error_class(&self) -> $crate::ErrorClass {
+                $crate::convert::std_errors::StdError::row(self).class
             }
 
-            fn code(&self) -> Option<&'static str> {
-                Some(StdError::row(self).code)
+            fn code(&self) -> ::core::option::Option<&'static str> {
+                ::core::option::Option::Some($crate::convert::std_errors::StdError::row(self).code)
             }
 
-            fn to_envelope(&self) -> ErrorEnvelope {
-                let mut envelope = StdError::row(self).envelope();
-                StdError::add_details(self, &mut envelope);
-                envelope
+            fn to_envelope(&self) -> $crate::ErrorEnvelope {
+                $crate::convert::std_errors::StdError::envelope(self)
             }
         }
 
-        /// The error's envelope, as [`Envelope::into_envelope`].
-        $(#[$cfg])*
-        impl From<$ty> for ErrorEnvelope {
+        /// The error's envelope, as [`Envelope::into_envelope`](crate::Envelope::into_envelope).
+        impl ::core::convert::From<$ty> for $crate::ErrorEnvelope {
             fn from(error: $ty) -> Self {
-                error.to_envelope()
+                $crate::convert::std_errors::StdError::envelope(&error)
             }
         }
 
-        /// The error's envelope, as [`Envelope::to_envelope`].
-        $(#[$cfg])*
-        impl From<&$ty> for ErrorEnvelope {
+        /// The error's envelope, as [`Envelope::to_envelope`](crate::Envelope::to_envelope).
+        impl ::core::convert::From<&$ty> for $crate::ErrorEnvelope {
             fn from(error: &$ty) -> Self {
-                error.to_envelope()
+                $crate::convert::std_errors::StdError::envelope(error)
             }
         }
     )*};
 }
+// Used by the library integrations, none without their features.
+#[allow(unused_imports)]
+pub(crate) use foreign_envelope;
 
-std_envelope!(
+foreign_envelope!(
     io::Error,
     serde_json::Error,
     ParseIntError,
@@ -156,16 +161,6 @@ std_envelope!(
     std::char::CharTryFromError,
     std::array::TryFromSliceError,
     std::env::VarError,
-    #[cfg(feature = "rusqlite")]
-    rusqlite::Error,
-    #[cfg(feature = "sqlx")]
-    sqlx_core::error::Error,
-    #[cfg(feature = "reqwest")]
-    reqwest::Error,
-    #[cfg(feature = "tokio")]
-    tokio::task::JoinError,
-    #[cfg(feature = "tokio")]
-    tokio::time::error::Elapsed,
 );
 
 /// Whether `value`'s `Display` text starts with `prefix`, read without
@@ -459,6 +454,7 @@ impl StdError for std::string::FromUtf8Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Envelope;
 
     #[test]
     fn json_deeper_than_the_limit_is_its_own_code() {

@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::category::UserErrorCategory;
-use crate::class::ErrorClass;
-use crate::envelope::ErrorEnvelope;
+use crate::model::category::UserErrorCategory;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
+use crate::model::tool_result::ToolResult;
+use crate::model::variant_spec::VariantSpec;
 #[cfg(feature = "http")]
 use crate::render::problem::ProblemDetails;
-use crate::tool_result::ToolResult;
-use crate::variant_spec::VariantSpec;
 
 /// An error that can describe itself to an LLM agent.
 ///

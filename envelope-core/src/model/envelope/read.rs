@@ -16,11 +16,11 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use super::{EnvelopeFields, ErrorEnvelope, Unwired, always_true};
-use crate::argument_error::ArgumentError;
-use crate::category::UserErrorCategory;
-use crate::class::ErrorClass;
-use crate::effect::Effect;
-use crate::lenient::{ora_code, retry_after_ms};
+use crate::model::argument_error::ArgumentError;
+use crate::model::category::UserErrorCategory;
+use crate::model::class::ErrorClass;
+use crate::model::effect::Effect;
+use crate::model::lenient::{ora_code, retry_after_ms};
 
 /// The reading side of [`ErrorEnvelope`]: the same keys, each optional one
 /// also accepting `null`. Named `ErrorEnvelope` for serde, so its error
@@ -88,7 +88,9 @@ impl<'de> Deserialize<'de> for ErrorEnvelope {
             // How the writer leaves out `false`.
             Retryable::Missing => false,
             // Not stated: what `ErrorEnvelope::new` would set.
-            Retryable::Null => crate::effect::retryable(error_class.is_retryable(), effect, false),
+            Retryable::Null => {
+                crate::model::effect::retryable(error_class.is_retryable(), effect, false)
+            }
             Retryable::Given(retryable) => retryable,
         };
         // The rule's inputs, as far as the wire tells them: a retryable

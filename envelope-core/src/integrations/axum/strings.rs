@@ -19,9 +19,9 @@ use serde::de::value::{MapDeserializer, SeqDeserializer};
 use serde::de::{self, DeserializeOwned, Deserializer, IntoDeserializer, Unexpected, Visitor};
 use serde_json::{Map, Value};
 
-use super::from_serde;
-use crate::argument_error::ArgumentError;
-use crate::envelope::ErrorEnvelope;
+use crate::args::from_serde;
+use crate::model::argument_error::ArgumentError;
+use crate::model::envelope::ErrorEnvelope;
 
 /// The values of a query string or of a route's path parameters, as
 /// strings, in the shape the argument type is read from.
@@ -142,7 +142,7 @@ where
     let (problems, omitted) = every_problem::<T>(&arguments, first);
     #[cfg(not(feature = "jsonschema"))]
     let (problems, omitted) = (vec![first], 0);
-    Err(Some(super::summarize(for_url(strings, problems), omitted)))
+    Err(Some(crate::args::summarize(for_url(strings, problems), omitted)))
 }
 
 /// serde's `first` problem, and every problem of `T`'s schema in the
@@ -153,7 +153,7 @@ fn every_problem<T: schemars::JsonSchema>(
     arguments: &Value,
     first: ArgumentError,
 ) -> (Vec<ArgumentError>, usize) {
-    super::with_schema::<T>(arguments, first, |schema| {
+    crate::args::with_schema::<T>(arguments, first, |schema| {
         let mut typed = arguments.clone();
         schema_types(schema, schema, &mut typed, 0);
         Some(typed)
@@ -187,7 +187,7 @@ fn for_url(strings: &Strings, mut problems: Vec<ArgumentError>) -> Vec<ArgumentE
             _ => None,
         };
         if let Some((name, _)) = index.and_then(|index| params.get(index)) {
-            let name = super::pointer([name.as_str()]);
+            let name = crate::args::pointer([name.as_str()]);
             problem.path = if rest.is_empty() {
                 name
             } else {

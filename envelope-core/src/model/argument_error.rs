@@ -6,7 +6,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::lenient::null_as_default;
+use crate::model::lenient::null_as_default;
 
 /// One problem with a tool call's JSON arguments: where it is, what kind of
 /// problem it is, what was expected there and what kind of value came.
@@ -70,7 +70,7 @@ pub struct ArgumentError {
     pub received: Option<String>,
     /// Names from the argument type that look like a misspelling of what
     /// was sent: field names for an unknown field, variant names for an
-    /// unknown variant. Best first (see [`crate::fuzzy::suggest`]).
+    /// unknown variant. Best first (see [`crate::model::fuzzy::suggest`]).
     #[serde(
         default,
         deserialize_with = "null_as_default",

@@ -7,10 +7,10 @@ use std::time::Duration;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::argument_error::ArgumentError;
-use crate::category::UserErrorCategory;
-use crate::class::{ErrorClass, Owner};
-use crate::effect::{Effect, retryable};
+use crate::model::argument_error::ArgumentError;
+use crate::model::category::UserErrorCategory;
+use crate::model::class::{ErrorClass, Owner};
+use crate::model::effect::{Effect, retryable};
 
 mod read;
 
@@ -136,7 +136,7 @@ pub struct EnvelopeFields {
     /// The single best tool to call next, by its tool name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggested_tool: Option<String>,
-    /// Near-miss names the caller may have meant (see [`crate::fuzzy`]).
+    /// Near-miss names the caller may have meant (see [`crate::model::fuzzy`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fuzzy_matches: Vec<String>,
     /// Ordered, concrete steps the model can follow to recover.
@@ -324,7 +324,7 @@ impl ErrorEnvelope {
     }
 
     /// The retry rule, in the one place it is applied to an envelope:
-    /// `retryable` is [`crate::effect::retryable`] of the stored inputs and
+    /// `retryable` is [`crate::model::effect::retryable`] of the stored inputs and
     /// the effect; when a repeat is not safe, the effect's check step
     /// ([`Effect::check_step`]) comes first among the next steps. Applying
     /// it again replaces the earlier check step.

@@ -2,9 +2,9 @@
 
 use serde::Serialize;
 
-use crate::category::UserErrorCategory;
-use crate::class::{ErrorClass, Owner};
-use crate::effect::{Effect, retryable};
+use crate::model::category::UserErrorCategory;
+use crate::model::class::{ErrorClass, Owner};
+use crate::model::effect::{Effect, retryable};
 
 /// What one variant of an [`Envelope`](crate::Envelope) type produces, known
 /// at compile time. `Envelope::catalog()` returns one per variant, so a

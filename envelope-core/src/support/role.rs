@@ -13,8 +13,8 @@ use std::collections::{BTreeSet, VecDeque};
 use std::fmt;
 use std::time::Duration;
 
-use crate::argument_error::ArgumentError;
-use crate::envelope::duration_ms;
+use crate::model::argument_error::ArgumentError;
+use crate::model::envelope::duration_ms;
 
 /// A field usable with the `correlation_id` role: any `Display` value, or
 /// an `Option` of one (the derive picks this trait for a field whose type

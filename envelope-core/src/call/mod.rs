@@ -1,14 +1,17 @@
 //! [`CallContext`]: one tool call, the place where an error becomes the
 //! agent's answer, and [`OrFail`], the `?`-friendly way to get there.
 
+#[cfg(feature = "tracing")]
+pub mod log;
+
 use std::borrow::Cow;
 use std::error::Error;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::class::ErrorClass;
-use crate::envelope::{ErrorEnvelope, correlation_id};
-use crate::envelope_trait::Envelope;
+use crate::convert::envelope_trait::Envelope;
+use crate::model::class::ErrorClass;
+use crate::model::envelope::{ErrorEnvelope, correlation_id};
 
 /// What a tool call does to the state behind it, as the tool declares it.
 ///
@@ -109,7 +112,7 @@ type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
 /// 2. the call's [`CallBehaviour`] is applied through the retry rule;
 /// 3. the correlation id is set, unless the error carried its own;
 /// 4. with the `tracing` feature, one operator log line
-///    ([`log::report_as`](crate::log::report_as)), inside the call's span;
+///    ([`log::report_as`](crate::call::log::report_as)), inside the call's span;
 /// 5. the envelope is returned, for the transport to render (rmcp's
 ///    `CallToolResult`, problem details).
 ///
@@ -192,7 +195,7 @@ impl CallContext {
     /// ids in one log) and `<n>` counts from 1.
     #[must_use]
     pub fn generated_id() -> String {
-        crate::envelope::generated_id()
+        crate::model::envelope::generated_id()
     }
 
     /// Replaces the correlation id (one the client sent: a request id, a
@@ -305,7 +308,11 @@ impl CallContext {
         let envelope = error.to_envelope();
         self.answer(envelope, |_envelope| {
             #[cfg(feature = "tracing")]
-            crate::log::record(_envelope, &error.to_string(), &crate::log::sources(&error));
+            crate::call::log::record(
+                _envelope,
+                &error.to_string(),
+                &crate::call::log::sources(&error),
+            );
         })
     }
 

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::class::ErrorClass;
+use crate::model::class::ErrorClass;
 
 /// What a failed call did to the state behind the tool before it failed.
 ///
@@ -126,7 +126,7 @@ impl ErrorClass {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::envelope::ErrorEnvelope;
+    use crate::model::envelope::ErrorEnvelope;
 
     #[test]
     fn check_steps_are_exactly_the_two_texts() {

@@ -3,9 +3,9 @@
 
 use std::error::Error;
 
-use crate::class::{ErrorClass, Owner};
-use crate::envelope::ErrorEnvelope;
-use crate::envelope_trait::Envelope;
+use crate::convert::envelope_trait::Envelope;
+use crate::model::class::{ErrorClass, Owner};
+use crate::model::envelope::ErrorEnvelope;
 
 /// How many `source()` links [`report`] logs at most; a longer (or cyclic)
 /// chain ends with `"..."`.

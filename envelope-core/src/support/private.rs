@@ -18,14 +18,16 @@ pub use std::vec::Vec;
 pub use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use crate::argument_error::{ArgumentError, ArgumentErrorKind};
-pub use crate::category::UserErrorCategory;
-pub use crate::class::ErrorClass;
-pub use crate::effect::Effect;
-pub use crate::envelope::ErrorEnvelope;
-pub use crate::envelope_trait::Envelope;
-pub use crate::role::{ArgumentList, OptionalId, OraField, RetryField, StrList, ToolField};
-pub use crate::variant_spec::VariantSpec;
+pub use crate::convert::envelope_trait::Envelope;
+pub use crate::model::argument_error::{ArgumentError, ArgumentErrorKind};
+pub use crate::model::category::UserErrorCategory;
+pub use crate::model::class::ErrorClass;
+pub use crate::model::effect::Effect;
+pub use crate::model::envelope::ErrorEnvelope;
+pub use crate::model::variant_spec::VariantSpec;
+pub use crate::support::role::{
+    ArgumentList, OptionalId, OraField, RetryField, StrList, ToolField,
+};
 
 /// One plain variant's catalog entry with the class's defaults (category,
 /// effect, retryability); the derive chains `VariantSpec`'s `with_*`
@@ -60,7 +62,7 @@ pub fn base(
     let mut envelope = ErrorEnvelope::unsettled(class, message);
     let fields = envelope.fields_mut();
     fields.rule.may_succeed = class.is_retryable();
-    fields.retryable = crate::effect::retryable(class.is_retryable(), fields.effect, false);
+    fields.retryable = crate::model::effect::retryable(class.is_retryable(), fields.effect, false);
     fields.category = Some(category);
     fields.code = Some(Cow::Borrowed(code));
     envelope
@@ -119,8 +121,8 @@ pub fn settle(envelope: &mut ErrorEnvelope, may_succeed: bool, idempotent: bool)
 pub mod set {
     use serde_json::{Map, Value};
 
-    use crate::effect::Effect;
-    use crate::envelope::ErrorEnvelope;
+    use crate::model::effect::Effect;
+    use crate::model::envelope::ErrorEnvelope;
 
     macro_rules! setters {
         ($($field:ident: $ty:ty,)*) => {
@@ -154,13 +156,15 @@ pub const NO_STEPS: Option<&[&str]> = None;
 /// it (empty dropped, long cut; see `ErrorEnvelope::with_correlation_id`).
 #[must_use]
 pub fn correlation_id<T: Display>(value: T) -> Option<String> {
-    crate::envelope::correlation_id(value.to_string())
+    crate::model::envelope::correlation_id(value.to_string())
 }
 
 /// A `correlation_id` field of type `Option<T>`.
 #[must_use]
 pub fn correlation_id_opt<T: OptionalId>(value: T) -> Option<String> {
-    value.id_text().and_then(crate::envelope::correlation_id)
+    value
+        .id_text()
+        .and_then(crate::model::envelope::correlation_id)
 }
 
 /// The container defaults for a `transparent` or `with` variant: each
@@ -288,7 +292,7 @@ pub fn server_resource(envelope: ErrorEnvelope) -> ErrorEnvelope {
 #[inline]
 #[must_use]
 pub const fn server_class(class: ErrorClass) -> ErrorClass {
-    crate::envelope::server_resource_class(class)
+    crate::model::envelope::server_resource_class(class)
 }
 
 /// The category of a `resource = server` variant: the wrapped error's,
@@ -297,7 +301,7 @@ pub const fn server_class(class: ErrorClass) -> ErrorClass {
 #[must_use]
 pub const fn server_category(class: ErrorClass, category: UserErrorCategory) -> UserErrorCategory {
     match class.owner() {
-        crate::class::Owner::Server => category,
+        crate::model::class::Owner::Server => category,
         _ => server_class(class).default_category(),
     }
 }

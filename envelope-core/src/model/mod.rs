@@ -1,0 +1,17 @@
+//! The wire types: what an envelope says, with nothing about how it is
+//! rendered or where it came from.
+//!
+//! [`class`] holds the one table of every class fact; the others build on
+//! it: the category, the effect and the retry rule, an argument problem,
+//! the envelope itself (and its lenient reading, `lenient`), the tool
+//! result, a variant's static description and the near-miss search.
+
+pub(crate) mod argument_error;
+pub(crate) mod category;
+pub(crate) mod class;
+pub(crate) mod effect;
+pub(crate) mod envelope;
+pub mod fuzzy;
+pub(crate) mod lenient;
+pub(crate) mod tool_result;
+pub(crate) mod variant_spec;
