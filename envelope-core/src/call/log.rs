@@ -4,7 +4,7 @@
 use std::error::Error;
 
 use crate::convert::envelope_trait::Envelope;
-use crate::model::class::{ErrorClass, Owner};
+use crate::model::class::LogLevel;
 use crate::model::envelope::ErrorEnvelope;
 
 /// How many `source()` links [`report`] logs at most; a longer (or cyclic)
@@ -90,10 +90,10 @@ pub(crate) fn record(envelope: &ErrorEnvelope, display: &str, sources: &[String]
             )
         };
     }
-    match (envelope.error_class, envelope.error_class.owner()) {
-        (ErrorClass::Busy, _) => event!(tracing::Level::WARN),
-        (_, Owner::Server) => event!(tracing::Level::ERROR),
-        _ => event!(tracing::Level::INFO),
+    match envelope.error_class.log_level() {
+        LogLevel::Info => event!(tracing::Level::INFO),
+        LogLevel::Warn => event!(tracing::Level::WARN),
+        LogLevel::Error => event!(tracing::Level::ERROR),
     }
 }
 
@@ -107,6 +107,7 @@ mod tests {
     use tracing::{Event, Level, Metadata, Subscriber};
 
     use super::*;
+    use crate::ErrorClass;
 
     /// Each event's level and fields, as `name=value` (`Debug` text for
     /// the `?` fields, as written for `str` ones).

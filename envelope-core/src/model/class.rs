@@ -7,6 +7,7 @@ use core::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::model::category::UserErrorCategory;
+use crate::model::effect::Effect;
 
 /// Who has to act for an error to go away.
 ///
@@ -51,53 +52,220 @@ impl fmt::Display for Owner {
     }
 }
 
-/// The machine-stable class of an agent-facing error.
-///
-/// A small taxonomy shared by every server that uses this crate, in the spirit
-/// of gRPC's canonical status codes: a model can branch on it without knowing
-/// the server. Domain-specific precision belongs in the envelope's `code`
-/// (`"LEASE_REQUIRED"`), not in new classes.
-///
-/// Wire form: `SCREAMING_SNAKE_CASE` (`"OBJECT_NOT_FOUND"`). A class this
-/// version does not know deserializes to [`ErrorClass::Unknown`] instead of
-/// failing, so an older client can read a newer server's envelopes.
-///
-/// | class | owner | retryable | default category | HTTP |
-/// |---|---|---|---|---|
-/// | `InvalidArguments` | caller | no | `Validation` | 400 |
-/// | `SyntaxError` | caller | no | `Validation` | 400 |
-/// | `RuntimeError` | caller | no | `Validation` | 422 |
-/// | `ObjectNotFound` | caller | no | `NotFound` | 404 |
-/// | `AlreadyExists` | caller | no | `Duplicate` | 409 |
-/// | `PreconditionFailed` | caller | no | `WorkflowDependency` | 412 |
-/// | `Conflict` | caller | no | `WorkflowDependency` | 409 |
-/// | `Unauthenticated` | caller | no | `WorkflowDependency` | 401 |
-/// | `InteractionRequired` | user | no | `WorkflowDependency` | 403 |
-/// | `InsufficientPrivilege` | caller | no | `WorkflowDependency` | 403 |
-/// | `PolicyDenied` | caller | no | `Validation` | 403 |
-/// | `Unsupported` | caller | no | `Validation` | 501 |
-/// | `RateLimited` | caller | yes | `Technical` | 429 |
-/// | `QuotaExceeded` | caller | no | `Technical` | 429 |
-/// | `Busy` | server | yes | `Technical` | 503 |
-/// | `Timeout` | server | yes | `Technical` | 504 |
-/// | `Transient` | server | yes | `Technical` | 503 |
-/// | `ConnectionFailed` | server | yes | `Technical` | 502 |
-/// | `Cancelled` | caller | no | `Technical` | 499 |
-/// | `Internal` | server | no | `Technical` | 500 |
-/// | `Unknown` | server | no | `Technical` | 500 |
-///
-/// With the `schemars` feature: implements `schemars::JsonSchema` (schemars
-/// 1.x), for a tool's `outputSchema`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-#[non_exhaustive]
-pub enum ErrorClass {
+/// The one table of class facts: the enum, its docs' table and every
+/// `const fn` that answers a fact about a class are generated from the
+/// rows below, in the spirit of axum's `define_rejection!`. A row per
+/// class: its variant and wire name, then owner, whether the condition
+/// lifts by itself (`retryable`), default category, HTTP status, default
+/// effect, SEP-3313 tool-failure class, the operator log's level, the
+/// problem details title and the generic message.
+macro_rules! classes {
+    (
+        $(#[$enum_attr:meta])*
+        pub enum $name:ident;
+        $(
+            $(#[$attr:meta])*
+            $variant:ident = $wire:literal {
+                owner: $owner:ident, retryable: $retryable:ident, category: $category:ident,
+                http: $http:literal, effect: $effect:ident,
+                tool_failure: $tool_failure:literal, log: $log:ident, title: $title:literal,
+                message: $message:literal,
+            }
+        )*
+    ) => {
+        $(#[$enum_attr])*
+        ///
+        /// | class | owner | retryable | default category | default effect | HTTP |
+        /// |---|---|---|---|---|---|
+        $(
+            #[doc = concat!(
+                "| `", stringify!($variant), "` | ", stringify!($owner), " | ",
+                stringify!($retryable), " | `", stringify!($category), "` | ",
+                stringify!($effect), " | ", stringify!($http), " |"
+            )]
+        )*
+        ///
+        /// With the `schemars` feature: implements `schemars::JsonSchema`
+        /// (schemars 1.x), for a tool's `outputSchema`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+        #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+        #[non_exhaustive]
+        pub enum $name {
+            $($(#[$attr])* $variant,)*
+        }
+
+        impl $name {
+            /// Every class, in declaration order (`Unknown` last).
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            /// The wire name, as serialized: `"OBJECT_NOT_FOUND"`.
+            #[must_use]
+            pub const fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $wire,)* }
+            }
+
+            /// The Rust variant name: `"ObjectNotFound"`. This is the
+            /// spelling the derive's `class = ...` attribute takes.
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self { $($name::$variant => stringify!($variant),)* }
+            }
+
+            /// Who has to act: see the table on [`ErrorClass`].
+            #[must_use]
+            pub const fn owner(self) -> Owner {
+                match self { $($name::$variant => Owner::$owner,)* }
+            }
+
+            /// Whether the same call may succeed if repeated later,
+            /// unchanged: true for `RateLimited`, `Busy`, `Timeout`,
+            /// `Transient` and `ConnectionFailed` only.
+            ///
+            /// This speaks about the condition, not about idempotence:
+            /// whether the envelope says `retryable` also depends on the
+            /// call's effect (the retry rule, [`Effect::allows_repeat`]).
+            #[inline]
+            #[must_use]
+            pub const fn is_retryable(self) -> bool {
+                match self { $($name::$variant => yes_no!($retryable),)* }
+            }
+
+            /// The conversation-flow category used when a variant does not
+            /// name one.
+            #[inline]
+            #[must_use]
+            pub const fn default_category(self) -> UserErrorCategory {
+                match self { $($name::$variant => UserErrorCategory::$category,)* }
+            }
+
+            /// The closest HTTP status code, for servers that also speak
+            /// HTTP (the problem details `status`).
+            ///
+            /// `Cancelled` maps to 499, the de-facto "client closed
+            /// request" status. `RateLimited` and `QuotaExceeded` map to
+            /// 429 (the caller's own limits, RFC 6585); `Busy` and
+            /// `Transient` to 503 (the server cannot serve now, RFC 9110);
+            /// `RuntimeError` to 422 (well formed, but it could not be
+            /// carried out).
+            #[must_use]
+            pub const fn http_status(self) -> u16 {
+                match self { $($name::$variant => $http,)* }
+            }
+
+            /// What a failure of this class did, when nothing else is
+            /// known: a deadline, a lost connection, a transient backend
+            /// failure, a cancellation, an internal fault or a script that
+            /// failed while it ran may have struck mid-call
+            /// ([`Effect::Unknown`]); every other class refuses the call
+            /// before it changes anything ([`Effect::Nothing`]).
+            #[must_use]
+            pub const fn default_effect(self) -> Effect {
+                match self { $($name::$variant => Effect::$effect,)* }
+            }
+
+            /// The message a class gets when its variant gives none.
+            ///
+            /// The derive uses it for a server-owned class instead of the
+            /// error's `Display` text, so paths, SQL and host names from
+            /// internals never reach the model by accident. Caller-owned
+            /// classes get a short generic text too, used only where no
+            /// better message exists.
+            #[must_use]
+            pub const fn generic_message(self) -> &'static str {
+                match self { $($name::$variant => $message,)* }
+            }
+
+            /// The class of MCP's draft SEP-3313 tool-failure object:
+            /// `"capability"` (the call cannot work as made: fix it or do
+            /// without), `"reliability"` (the server or what it depends on
+            /// failed: maybe repeat) or `"governance"` (a policy, a
+            /// permission or a person stands in the way). Clients never
+            /// repeat the first and the last on their own.
+            ///
+            /// `RateLimited` is `reliability` although a limit is a
+            /// policy: it lifts after the retry hint, and only
+            /// `reliability` failures may carry `retryable`. `Cancelled`
+            /// and `Internal` are `reliability` with `retryable: false`:
+            /// nothing about the call itself was wrong.
+            #[allow(dead_code)] // read by the rmcp integration and the host
+            #[must_use]
+            pub(crate) const fn tool_failure_class(self) -> &'static str {
+                match self { $($name::$variant => $tool_failure,)* }
+            }
+
+            /// The operator log's level for a failure of this class: a
+            /// server-owned class is an `ERROR`, routine contention
+            /// (`Busy`) a `WARN`, anything the caller or a person must fix
+            /// an `INFO`.
+            #[allow(dead_code)] // read by the `tracing` feature's log
+            #[must_use]
+            pub(crate) const fn log_level(self) -> LogLevel {
+                match self { $($name::$variant => LogLevel::$log,)* }
+            }
+
+            /// The problem details `title` of a class, for a problem whose
+            /// `type` is not `about:blank` (or whose status has no reason
+            /// phrase).
+            #[allow(dead_code)] // read by the `http` feature's renderer
+            #[must_use]
+            pub(crate) const fn title(self) -> &'static str {
+                match self { $($name::$variant => $title,)* }
+            }
+        }
+    };
+}
+
+/// `yes` and `no` in the table, as booleans.
+macro_rules! yes_no {
+    (yes) => {
+        true
+    };
+    (no) => {
+        false
+    };
+}
+
+/// The level of the operator log line for a failure (`log::record`), as
+/// the class table gives it; `tracing`'s levels of the same names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LogLevel {
+    /// The caller or a person must act; the server is fine.
+    Info,
+    /// Routine contention on the server's side.
+    Warn,
+    /// The server or something behind it failed.
+    Error,
+}
+
+classes! {
+    /// The machine-stable class of an agent-facing error.
+    ///
+    /// A small taxonomy shared by every server that uses this crate, in the spirit
+    /// of gRPC's canonical status codes: a model can branch on it without knowing
+    /// the server. Domain-specific precision belongs in the envelope's `code`
+    /// (`"LEASE_REQUIRED"`), not in new classes.
+    ///
+    /// Wire form: `SCREAMING_SNAKE_CASE` (`"OBJECT_NOT_FOUND"`). A class this
+    /// version does not know deserializes to [`ErrorClass::Unknown`] instead of
+    /// failing, so an older client can read a newer server's envelopes.
+    pub enum ErrorClass;
+
     /// The arguments are malformed or fail validation (a missing field, a
     /// value out of range). The caller fixes the arguments.
-    InvalidArguments,
+    InvalidArguments = "INVALID_ARGUMENTS" {
+        owner: Caller, retryable: no, category: Validation, http: 400, effect: Nothing,
+        tool_failure: "capability", log: Info, title: "Invalid arguments",
+        message: "the arguments are invalid",
+    }
+
     /// A query or script the caller sent does not parse or compile.
-    SyntaxError,
+    SyntaxError = "SYNTAX_ERROR" {
+        owner: Caller, retryable: no, category: Validation, http: 400, effect: Nothing,
+        tool_failure: "capability", log: Info, title: "Syntax error",
+        message: "the request does not parse",
+    }
+
     /// The caller's script or query parsed and ran, then failed on its own
     /// terms: a thrown exception, a failed assertion, a division by zero, a
     /// reference to a name the script never defined (pmcp-code-mode's
@@ -108,23 +276,53 @@ pub enum ErrorClass {
     /// ran, so its default effect is [`Effect::Unknown`](crate::Effect):
     /// statements before the failing one may have taken effect. HTTP 422
     /// (Unprocessable Content): well formed, but it cannot be carried out.
-    RuntimeError,
+    RuntimeError = "RUNTIME_ERROR" {
+        owner: Caller, retryable: no, category: Validation, http: 422, effect: Unknown,
+        tool_failure: "capability", log: Info, title: "Runtime error",
+        message: "the script failed while it ran",
+    }
+
     /// A named object (table, file, user, city) does not exist or is not
     /// visible. Pair it with near-miss names and an inspection tool.
-    ObjectNotFound,
+    ObjectNotFound = "OBJECT_NOT_FOUND" {
+        owner: Caller, retryable: no, category: NotFound, http: 404, effect: Nothing,
+        tool_failure: "capability", log: Info, title: "Object not found",
+        message: "the requested object does not exist",
+    }
+
     /// The caller tried to create something that already exists.
-    AlreadyExists,
+    AlreadyExists = "ALREADY_EXISTS" {
+        owner: Caller, retryable: no, category: Duplicate, http: 409, effect: Nothing,
+        tool_failure: "capability", log: Info, title: "Already exists",
+        message: "the object already exists",
+    }
+
     /// A prerequisite step is missing: connect first, acquire a lease, raise
     /// the session level.
-    PreconditionFailed,
+    PreconditionFailed = "PRECONDITION_FAILED" {
+        owner: Caller, retryable: no, category: WorkflowDependency, http: 412, effect: Nothing,
+        tool_failure: "capability", log: Info, title: "Precondition failed",
+        message: "a required earlier step is missing",
+    }
+
     /// The state changed under the caller (a stale version, a context that
     /// moved on); it must re-read before trying again.
-    Conflict,
+    Conflict = "CONFLICT" {
+        owner: Caller, retryable: no, category: WorkflowDependency, http: 409, effect: Nothing,
+        tool_failure: "capability", log: Info, title: "Conflict",
+        message: "the state changed; read it again before retrying",
+    }
+
     /// Credentials are missing, expired or invalid, and the caller can
     /// supply or renew them (call a login tool, pass a token). When only a
     /// person can (an expired single sign-on session, a second factor), use
     /// [`ErrorClass::InteractionRequired`].
-    Unauthenticated,
+    Unauthenticated = "UNAUTHENTICATED" {
+        owner: Caller, retryable: no, category: WorkflowDependency, http: 401, effect: Nothing,
+        tool_failure: "governance", log: Info, title: "Unauthenticated",
+        message: "authentication is required",
+    }
+
     /// A person must act outside the conversation before the call can
     /// succeed: sign in again in a browser, approve a pending request,
     /// grant a permission, accept terms. Neither a changed call nor a retry
@@ -132,18 +330,38 @@ pub enum ErrorClass {
     ///
     /// Its owner is [`Owner::User`]. The name is OpenID Connect's
     /// `interaction_required` error. HTTP 403.
-    InteractionRequired,
+    InteractionRequired = "INTERACTION_REQUIRED" {
+        owner: User, retryable: no, category: WorkflowDependency, http: 403, effect: Nothing,
+        tool_failure: "governance", log: Info, title: "Interaction required",
+        message: "a person must act before this call can succeed; tell the user",
+    }
+
     /// The caller is known but lacks the privilege for this operation.
     ///
     /// Its category is `WorkflowDependency`, not `Validation`: no argument
     /// the model could change fixes it; a privilege must be granted first
     /// (a person grants it: [`ErrorClass::InteractionRequired`] when the
     /// model can do nothing until then).
-    InsufficientPrivilege,
+    InsufficientPrivilege = "INSUFFICIENT_PRIVILEGE" {
+        owner: Caller, retryable: no, category: WorkflowDependency, http: 403, effect: Nothing,
+        tool_failure: "governance", log: Info, title: "Insufficient privilege",
+        message: "the caller lacks the privilege for this operation",
+    }
+
     /// A policy refused the request before it was sent anywhere.
-    PolicyDenied,
+    PolicyDenied = "POLICY_DENIED" {
+        owner: Caller, retryable: no, category: Validation, http: 403, effect: Nothing,
+        tool_failure: "governance", log: Info, title: "Denied by policy",
+        message: "a policy refused the request",
+    }
+
     /// The operation or one of its options is not supported here.
-    Unsupported,
+    Unsupported = "UNSUPPORTED" {
+        owner: Caller, retryable: no, category: Validation, http: 501, effect: Nothing,
+        tool_failure: "capability", log: Info, title: "Unsupported",
+        message: "the operation is not supported",
+    }
+
     /// The caller exceeded a rate limit (requests or tokens per unit of
     /// time); the same call succeeds once the window allows it, so wait for
     /// the retry hint (`retry_after_ms`) and repeat it unchanged.
@@ -163,7 +381,12 @@ pub enum ErrorClass {
     /// failed. gRPC and Google's AIP-193 report it as `RESOURCE_EXHAUSTED`
     /// with reason `RATE_LIMIT_EXCEEDED`; HTTP as 429 Too Many Requests
     /// (RFC 6585) with `Retry-After`.
-    RateLimited,
+    RateLimited = "RATE_LIMITED" {
+        owner: Caller, retryable: yes, category: Technical, http: 429, effect: Nothing,
+        tool_failure: "reliability", log: Info, title: "Rate limited",
+        message: "the rate limit was exceeded; wait for the retry hint, then retry the same call",
+    }
+
     /// A quota or budget (a daily allowance, credits, a storage quota) is
     /// used up. Retrying will not help until it resets or is raised; the
     /// caller should stop and tell the user, or do without.
@@ -172,7 +395,12 @@ pub enum ErrorClass {
     /// `RESOURCE_QUOTA_EXCEEDED`, HTTP as 429. Not retryable, unlike
     /// [`ErrorClass::RateLimited`]; a known reset time may still go into
     /// `retry_after_ms`.
-    QuotaExceeded,
+    QuotaExceeded = "QUOTA_EXCEEDED" {
+        owner: Caller, retryable: no, category: Technical, http: 429, effect: Nothing,
+        tool_failure: "governance", log: Info, title: "Quota exceeded",
+        message: "a quota is used up; retrying will not help until it resets or is raised",
+    }
+
     /// The server is overloaded and admission control turned the call away
     /// (lock contention, a full connection pool); retry later. A limit on
     /// what the caller may send is [`ErrorClass::RateLimited`] or
@@ -182,211 +410,59 @@ pub enum ErrorClass {
     /// temporarily unable to handle the request (RFC 9110, 15.6.4); 429 is
     /// left to the caller's own rate. Routine contention, so the operator
     /// log records it at `WARN`, not `ERROR`.
-    Busy,
+    Busy = "BUSY" {
+        owner: Server, retryable: yes, category: Technical, http: 503, effect: Nothing,
+        tool_failure: "reliability", log: Warn, title: "Server busy",
+        message: "the server is busy; retry the same call later",
+    }
+
     /// The operation ran past its deadline; it may succeed when retried.
-    Timeout,
+    Timeout = "TIMEOUT" {
+        owner: Server, retryable: yes, category: Technical, http: 504, effect: Unknown,
+        tool_failure: "reliability", log: Error, title: "Timeout",
+        message: "the operation timed out; it may succeed if retried",
+    }
+
     /// A temporary failure behind the server; retrying is expected to help.
-    Transient,
+    Transient = "TRANSIENT" {
+        owner: Server, retryable: yes, category: Technical, http: 503, effect: Unknown,
+        tool_failure: "reliability", log: Error, title: "Temporary failure",
+        message: "a temporary failure occurred; retry the same call",
+    }
+
     /// The server could not reach a backend it depends on.
-    ConnectionFailed,
+    ConnectionFailed = "CONNECTION_FAILED" {
+        owner: Server, retryable: yes, category: Technical, http: 502, effect: Unknown,
+        tool_failure: "reliability", log: Error, title: "Connection failed",
+        message: "the server could not reach a service it depends on",
+    }
+
     /// The caller cancelled the operation.
-    Cancelled,
+    Cancelled = "CANCELLED" {
+        owner: Caller, retryable: no, category: Technical, http: 499, effect: Unknown,
+        tool_failure: "reliability", log: Info, title: "Cancelled",
+        message: "the operation was cancelled",
+    }
+
     /// An unexpected fault inside the server. Nothing the caller changes
     /// will fix it.
-    Internal,
+    Internal = "INTERNAL" {
+        owner: Server, retryable: no, category: Technical, http: 500, effect: Unknown,
+        tool_failure: "reliability", log: Error, title: "Internal error",
+        message: "an internal error occurred; changing the call will not help",
+    }
+
     /// A class sent by a newer peer that this version does not know. Never
     /// produced by the derive; it only appears when deserializing.
     #[serde(other)]
-    Unknown,
+    Unknown = "UNKNOWN" {
+        owner: Server, retryable: no, category: Technical, http: 500, effect: Unknown,
+        tool_failure: "reliability", log: Error, title: "Unknown error",
+        message: "an internal error occurred; changing the call will not help",
+    }
 }
 
 impl ErrorClass {
-    /// Every class, in declaration order (`Unknown` last).
-    pub const ALL: &'static [ErrorClass] = &[
-        ErrorClass::InvalidArguments,
-        ErrorClass::SyntaxError,
-        ErrorClass::RuntimeError,
-        ErrorClass::ObjectNotFound,
-        ErrorClass::AlreadyExists,
-        ErrorClass::PreconditionFailed,
-        ErrorClass::Conflict,
-        ErrorClass::Unauthenticated,
-        ErrorClass::InteractionRequired,
-        ErrorClass::InsufficientPrivilege,
-        ErrorClass::PolicyDenied,
-        ErrorClass::Unsupported,
-        ErrorClass::RateLimited,
-        ErrorClass::QuotaExceeded,
-        ErrorClass::Busy,
-        ErrorClass::Timeout,
-        ErrorClass::Transient,
-        ErrorClass::ConnectionFailed,
-        ErrorClass::Cancelled,
-        ErrorClass::Internal,
-        ErrorClass::Unknown,
-    ];
-
-    /// The wire name, as serialized: `"OBJECT_NOT_FOUND"`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ErrorClass::InvalidArguments => "INVALID_ARGUMENTS",
-            ErrorClass::SyntaxError => "SYNTAX_ERROR",
-            ErrorClass::RuntimeError => "RUNTIME_ERROR",
-            ErrorClass::ObjectNotFound => "OBJECT_NOT_FOUND",
-            ErrorClass::AlreadyExists => "ALREADY_EXISTS",
-            ErrorClass::PreconditionFailed => "PRECONDITION_FAILED",
-            ErrorClass::Conflict => "CONFLICT",
-            ErrorClass::Unauthenticated => "UNAUTHENTICATED",
-            ErrorClass::InteractionRequired => "INTERACTION_REQUIRED",
-            ErrorClass::InsufficientPrivilege => "INSUFFICIENT_PRIVILEGE",
-            ErrorClass::PolicyDenied => "POLICY_DENIED",
-            ErrorClass::Unsupported => "UNSUPPORTED",
-            ErrorClass::RateLimited => "RATE_LIMITED",
-            ErrorClass::QuotaExceeded => "QUOTA_EXCEEDED",
-            ErrorClass::Busy => "BUSY",
-            ErrorClass::Timeout => "TIMEOUT",
-            ErrorClass::Transient => "TRANSIENT",
-            ErrorClass::ConnectionFailed => "CONNECTION_FAILED",
-            ErrorClass::Cancelled => "CANCELLED",
-            ErrorClass::Internal => "INTERNAL",
-            ErrorClass::Unknown => "UNKNOWN",
-        }
-    }
-
-    /// The Rust variant name: `"ObjectNotFound"`. This is the spelling the
-    /// derive's `class = ...` attribute takes.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            ErrorClass::InvalidArguments => "InvalidArguments",
-            ErrorClass::SyntaxError => "SyntaxError",
-            ErrorClass::RuntimeError => "RuntimeError",
-            ErrorClass::ObjectNotFound => "ObjectNotFound",
-            ErrorClass::AlreadyExists => "AlreadyExists",
-            ErrorClass::PreconditionFailed => "PreconditionFailed",
-            ErrorClass::Conflict => "Conflict",
-            ErrorClass::Unauthenticated => "Unauthenticated",
-            ErrorClass::InteractionRequired => "InteractionRequired",
-            ErrorClass::InsufficientPrivilege => "InsufficientPrivilege",
-            ErrorClass::PolicyDenied => "PolicyDenied",
-            ErrorClass::Unsupported => "Unsupported",
-            ErrorClass::RateLimited => "RateLimited",
-            ErrorClass::QuotaExceeded => "QuotaExceeded",
-            ErrorClass::Busy => "Busy",
-            ErrorClass::Timeout => "Timeout",
-            ErrorClass::Transient => "Transient",
-            ErrorClass::ConnectionFailed => "ConnectionFailed",
-            ErrorClass::Cancelled => "Cancelled",
-            ErrorClass::Internal => "Internal",
-            ErrorClass::Unknown => "Unknown",
-        }
-    }
-
-    /// Who has to act: see the table on [`ErrorClass`].
-    #[must_use]
-    pub const fn owner(self) -> Owner {
-        match self {
-            ErrorClass::InvalidArguments
-            | ErrorClass::SyntaxError
-            | ErrorClass::RuntimeError
-            | ErrorClass::ObjectNotFound
-            | ErrorClass::AlreadyExists
-            | ErrorClass::PreconditionFailed
-            | ErrorClass::Conflict
-            | ErrorClass::Unauthenticated
-            | ErrorClass::InsufficientPrivilege
-            | ErrorClass::PolicyDenied
-            | ErrorClass::Unsupported
-            | ErrorClass::RateLimited
-            | ErrorClass::QuotaExceeded
-            | ErrorClass::Cancelled => Owner::Caller,
-            ErrorClass::InteractionRequired => Owner::User,
-            ErrorClass::Busy
-            | ErrorClass::Timeout
-            | ErrorClass::Transient
-            | ErrorClass::ConnectionFailed
-            | ErrorClass::Internal
-            | ErrorClass::Unknown => Owner::Server,
-        }
-    }
-
-    /// Whether the same call may succeed if repeated later, unchanged.
-    ///
-    /// True for `RateLimited`, `Busy`, `Timeout`, `Transient` and
-    /// `ConnectionFailed` only. This speaks about the condition, not about
-    /// idempotence: whether a write may be replayed is the caller's decision.
-    #[inline]
-    #[must_use]
-    pub const fn is_retryable(self) -> bool {
-        matches!(
-            self,
-            ErrorClass::RateLimited
-                | ErrorClass::Busy
-                | ErrorClass::Timeout
-                | ErrorClass::Transient
-                | ErrorClass::ConnectionFailed
-        )
-    }
-
-    /// The conversation-flow category used when a variant does not name one.
-    #[inline]
-    #[must_use]
-    pub const fn default_category(self) -> UserErrorCategory {
-        match self {
-            ErrorClass::InvalidArguments
-            | ErrorClass::SyntaxError
-            | ErrorClass::RuntimeError
-            | ErrorClass::PolicyDenied
-            | ErrorClass::Unsupported => UserErrorCategory::Validation,
-            ErrorClass::ObjectNotFound => UserErrorCategory::NotFound,
-            ErrorClass::AlreadyExists => UserErrorCategory::Duplicate,
-            ErrorClass::PreconditionFailed
-            | ErrorClass::Conflict
-            | ErrorClass::Unauthenticated
-            | ErrorClass::InteractionRequired
-            | ErrorClass::InsufficientPrivilege => UserErrorCategory::WorkflowDependency,
-            ErrorClass::RateLimited
-            | ErrorClass::QuotaExceeded
-            | ErrorClass::Busy
-            | ErrorClass::Timeout
-            | ErrorClass::Transient
-            | ErrorClass::ConnectionFailed
-            | ErrorClass::Cancelled
-            | ErrorClass::Internal
-            | ErrorClass::Unknown => UserErrorCategory::Technical,
-        }
-    }
-
-    /// The closest HTTP status code, for servers that also speak HTTP.
-    ///
-    /// `Cancelled` maps to 499, the de-facto "client closed request" status.
-    /// `RateLimited` and `QuotaExceeded` map to 429 (the caller's own
-    /// limits, RFC 6585); `Busy` and `Transient` to 503 (the server cannot
-    /// serve now, RFC 9110); `RuntimeError` to 422 (well formed, but it
-    /// could not be carried out).
-    #[must_use]
-    pub const fn http_status(self) -> u16 {
-        match self {
-            ErrorClass::InvalidArguments | ErrorClass::SyntaxError => 400,
-            ErrorClass::Unauthenticated => 401,
-            ErrorClass::InsufficientPrivilege
-            | ErrorClass::InteractionRequired
-            | ErrorClass::PolicyDenied => 403,
-            ErrorClass::ObjectNotFound => 404,
-            ErrorClass::AlreadyExists | ErrorClass::Conflict => 409,
-            ErrorClass::PreconditionFailed => 412,
-            ErrorClass::RuntimeError => 422,
-            ErrorClass::RateLimited | ErrorClass::QuotaExceeded => 429,
-            ErrorClass::Cancelled => 499,
-            ErrorClass::Internal | ErrorClass::Unknown => 500,
-            ErrorClass::Unsupported => 501,
-            ErrorClass::ConnectionFailed => 502,
-            ErrorClass::Transient | ErrorClass::Busy => 503,
-            ErrorClass::Timeout => 504,
-        }
-    }
-
     /// The class of an HTTP error status, for errors of HTTP clients
     /// (`reqwest`, `hyper`, `ureq`) without depending on them. Never panics.
     ///
@@ -438,48 +514,6 @@ impl ErrorClass {
             421 | 502 => ErrorClass::ConnectionFailed,
             400..=498 => ErrorClass::InvalidArguments,
             _ => ErrorClass::Internal,
-        }
-    }
-
-    /// The message a server-owned class gets when its variant gives none.
-    ///
-    /// The derive uses it instead of the error's `Display` text, so paths,
-    /// SQL and host names from internals never reach the model by accident.
-    /// Caller-owned classes get a short generic text too, used only where no
-    /// better message exists.
-    #[must_use]
-    pub const fn generic_message(self) -> &'static str {
-        match self {
-            ErrorClass::InvalidArguments => "the arguments are invalid",
-            ErrorClass::SyntaxError => "the request does not parse",
-            ErrorClass::RuntimeError => "the script failed while it ran",
-            ErrorClass::ObjectNotFound => "the requested object does not exist",
-            ErrorClass::AlreadyExists => "the object already exists",
-            ErrorClass::PreconditionFailed => "a required earlier step is missing",
-            ErrorClass::Conflict => "the state changed; read it again before retrying",
-            ErrorClass::Unauthenticated => "authentication is required",
-            ErrorClass::InteractionRequired => {
-                "a person must act before this call can succeed; tell the user"
-            }
-            ErrorClass::InsufficientPrivilege => {
-                "the caller lacks the privilege for this operation"
-            }
-            ErrorClass::PolicyDenied => "a policy refused the request",
-            ErrorClass::Unsupported => "the operation is not supported",
-            ErrorClass::RateLimited => {
-                "the rate limit was exceeded; wait for the retry hint, then retry the same call"
-            }
-            ErrorClass::QuotaExceeded => {
-                "a quota is used up; retrying will not help until it resets or is raised"
-            }
-            ErrorClass::Busy => "the server is busy; retry the same call later",
-            ErrorClass::Timeout => "the operation timed out; it may succeed if retried",
-            ErrorClass::Transient => "a temporary failure occurred; retry the same call",
-            ErrorClass::ConnectionFailed => "the server could not reach a service it depends on",
-            ErrorClass::Cancelled => "the operation was cancelled",
-            ErrorClass::Internal | ErrorClass::Unknown => {
-                "an internal error occurred; changing the call will not help"
-            }
         }
     }
 }

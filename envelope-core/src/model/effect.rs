@@ -3,8 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::class::ErrorClass;
-
 /// What a failed call did to the state behind the tool before it failed.
 ///
 /// Wire form (the envelope's `effect` key): `"nothing"`, `"unknown"` or
@@ -102,30 +100,10 @@ impl core::fmt::Display for Effect {
     }
 }
 
-impl ErrorClass {
-    /// What a failure of this class did, when nothing else is known: a
-    /// deadline, a lost connection, a transient backend failure, a
-    /// cancellation, an internal fault or a script that failed while it ran
-    /// may have struck mid-call ([`Effect::Unknown`]); every other class
-    /// refuses the call before it changes anything ([`Effect::Nothing`]).
-    #[must_use]
-    pub const fn default_effect(self) -> Effect {
-        match self {
-            ErrorClass::RuntimeError
-            | ErrorClass::Timeout
-            | ErrorClass::Transient
-            | ErrorClass::ConnectionFailed
-            | ErrorClass::Cancelled
-            | ErrorClass::Internal
-            | ErrorClass::Unknown => Effect::Unknown,
-            _ => Effect::Nothing,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::class::ErrorClass;
     use crate::model::envelope::ErrorEnvelope;
 
     #[test]

@@ -97,53 +97,6 @@ pub(crate) fn now_ms() -> u64 {
         })
 }
 
-#[cfg(feature = "rmcp")]
-impl ErrorClass {
-    /// The class of MCP's draft SEP-3313 tool-failure object (a server
-    /// turns it on with `rmcp::Tools::tool_failure_meta`): `"capability"`
-    /// (the call cannot work as made: fix it or do without), `"reliability"`
-    /// (the server or what it depends on failed: maybe repeat) or
-    /// `"governance"` (a policy, a permission or a person stands in the
-    /// way). Clients never repeat the first and the last on their own.
-    ///
-    /// | class | SEP-3313 class |
-    /// |---|---|
-    /// | `InvalidArguments`, `SyntaxError`, `RuntimeError`, `ObjectNotFound`, `AlreadyExists`, `PreconditionFailed`, `Conflict`, `Unsupported` | `capability` |
-    /// | `Unauthenticated`, `InteractionRequired`, `InsufficientPrivilege`, `PolicyDenied`, `QuotaExceeded` | `governance` |
-    /// | `RateLimited`, `Busy`, `Timeout`, `Transient`, `ConnectionFailed`, `Cancelled`, `Internal`, `Unknown` | `reliability` |
-    ///
-    /// `RateLimited` is `reliability` although a limit is a policy: it lifts
-    /// after the retry hint, and only `reliability` failures may carry
-    /// `retryable`. `Cancelled` and `Internal` are `reliability` with
-    /// `retryable: false`: nothing about the call itself was wrong.
-    #[must_use]
-    pub(crate) const fn tool_failure_class(self) -> &'static str {
-        match self {
-            ErrorClass::InvalidArguments
-            | ErrorClass::SyntaxError
-            | ErrorClass::RuntimeError
-            | ErrorClass::ObjectNotFound
-            | ErrorClass::AlreadyExists
-            | ErrorClass::PreconditionFailed
-            | ErrorClass::Conflict
-            | ErrorClass::Unsupported => "capability",
-            ErrorClass::Unauthenticated
-            | ErrorClass::InteractionRequired
-            | ErrorClass::InsufficientPrivilege
-            | ErrorClass::PolicyDenied
-            | ErrorClass::QuotaExceeded => "governance",
-            ErrorClass::RateLimited
-            | ErrorClass::Busy
-            | ErrorClass::Timeout
-            | ErrorClass::Transient
-            | ErrorClass::ConnectionFailed
-            | ErrorClass::Cancelled
-            | ErrorClass::Internal
-            | ErrorClass::Unknown => "reliability",
-        }
-    }
-}
-
 #[cfg(all(test, feature = "rmcp"))]
 mod tests {
     use serde_json::json;

@@ -198,7 +198,7 @@ pub(crate) fn details_with_status(envelope: &ErrorEnvelope, status: StatusCode) 
         });
     let title = match status.canonical_reason() {
         Some(phrase) if problem_type == ABOUT_BLANK => phrase,
-        _ => class_title(envelope.error_class),
+        _ => ErrorClass::title(envelope.error_class),
     };
     ProblemDetails {
         problem_type,
@@ -250,35 +250,6 @@ pub(crate) fn response_with_status(
 /// characters), not a relative reference or free text.
 fn is_uri(text: &str) -> bool {
     fluent_uri::Uri::parse(text).is_ok()
-}
-
-/// The title of a class, for a problem whose `type` is not `about:blank`
-/// (or whose status has no reason phrase). The table is on
-/// [`ProblemDetails::title`].
-const fn class_title(class: ErrorClass) -> &'static str {
-    match class {
-        ErrorClass::InvalidArguments => "Invalid arguments",
-        ErrorClass::SyntaxError => "Syntax error",
-        ErrorClass::RuntimeError => "Runtime error",
-        ErrorClass::ObjectNotFound => "Object not found",
-        ErrorClass::AlreadyExists => "Already exists",
-        ErrorClass::PreconditionFailed => "Precondition failed",
-        ErrorClass::Conflict => "Conflict",
-        ErrorClass::Unauthenticated => "Unauthenticated",
-        ErrorClass::InteractionRequired => "Interaction required",
-        ErrorClass::InsufficientPrivilege => "Insufficient privilege",
-        ErrorClass::PolicyDenied => "Denied by policy",
-        ErrorClass::Unsupported => "Unsupported",
-        ErrorClass::RateLimited => "Rate limited",
-        ErrorClass::QuotaExceeded => "Quota exceeded",
-        ErrorClass::Busy => "Server busy",
-        ErrorClass::Timeout => "Timeout",
-        ErrorClass::Transient => "Temporary failure",
-        ErrorClass::ConnectionFailed => "Connection failed",
-        ErrorClass::Cancelled => "Cancelled",
-        ErrorClass::Internal => "Internal error",
-        ErrorClass::Unknown => "Unknown error",
-    }
 }
 
 #[cfg(test)]
@@ -442,8 +413,10 @@ mod tests {
                 &ErrorEnvelope::new(class, "x").with_help_url("https://example.com/e"),
             );
             assert_eq!(plain.status, class.http_status());
-            assert_eq!(typed.title, class_title(class));
-            let phrase = status.canonical_reason().unwrap_or(class_title(class));
+            assert_eq!(typed.title, ErrorClass::title(class));
+            let phrase = status
+                .canonical_reason()
+                .unwrap_or(ErrorClass::title(class));
             assert_eq!(plain.title, phrase, "{class:?}");
         }
         let unknown: ErrorEnvelope =
