@@ -293,7 +293,7 @@ fn unknown_tool(name: &str, known: &[String]) -> ErrorEnvelope {
 /// id (`"3f9a1c0d-7-req-12"`), unique within this process.
 fn correlation_id(meta: &MetaObject, request: &RequestId) -> String {
     let sent = |key: &str| meta.get(key).and_then(Value::as_str);
-    crate::call::sent_correlation_id(sent("correlationId"), sent("traceparent"))
+    crate::call::trace_context::sent_correlation_id(sent("correlationId"), sent("traceparent"))
         .unwrap_or_else(|| format!("{}-req-{request}", CallContext::generated_id()))
 }
 

@@ -323,11 +323,12 @@ impl ErrorEnvelope {
         self.apply_retry_rule();
     }
 
-    /// The retry rule, in the one place it is applied to an envelope:
-    /// `retryable` is [`crate::model::effect::retryable`] of the stored inputs and
-    /// the effect; when a repeat is not safe, the effect's check step
+    /// Applies the retry rule ([`crate::model::effect::retryable`], the one
+    /// function that decides `retryable`) to the stored inputs and the
+    /// effect; when a repeat is not safe, the effect's check step
     /// ([`Effect::check_step`]) comes first among the next steps. Applying
-    /// it again replaces the earlier check step.
+    /// it again replaces the earlier check step. (The derive's `base` calls
+    /// the same function for a fresh envelope, which has no steps yet.)
     pub(crate) fn apply_retry_rule(&mut self) {
         let fields = &mut *self.0;
         let Unwired {

@@ -13,7 +13,8 @@ use http::{Method, StatusCode};
 use serde_json::Value;
 
 use super::{Failure, Rejection};
-use crate::call::{CallBehaviour, CallContext, sent_correlation_id};
+use crate::call::trace_context::sent_correlation_id;
+use crate::call::{CallBehaviour, CallContext};
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
 

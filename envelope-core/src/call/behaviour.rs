@@ -1,0 +1,88 @@
+//! [`CallBehaviour`]: what a call does to the state behind it, as the
+//! tool declares it (MCP `ToolAnnotations`) or the HTTP method says.
+
+/// What a tool call does to the state behind it, as the tool declares it.
+///
+/// The MCP names are `ToolAnnotations`' `readOnlyHint`, `idempotentHint`
+/// and `destructiveHint` (MCP 2025-03-26 and later); for HTTP the method
+/// says it (RFC 9110, section 9.2: `GET`, `HEAD`, `OPTIONS` are safe, `PUT`
+/// and `DELETE` idempotent). Every flag defaults to `false`, "not
+/// declared", the safe reading: nothing is assumed about a call that says
+/// nothing.
+///
+/// How each flag changes a failed call's envelope (the retry rule of
+/// [`Effect::allows_repeat`](crate::Effect::allows_repeat)):
+///
+/// | flag | effect | retryable |
+/// |---|---|---|
+/// | `read_only` | `nothing`, whatever the error said: a read changed nothing | whether a later attempt may succeed (the class's, or the variant's `retryable`) |
+/// | `idempotent` | kept | as above, whatever the effect: repeating changes nothing more |
+/// | neither | kept (the variant's `effect`, else the class's) | only when the effect is `nothing` |
+///
+/// `destructive` changes no rule and is not logged; it tells a reader of
+/// the call that an unknown effect may have destroyed something.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct CallBehaviour {
+    /// The call does not change the state behind the tool (MCP
+    /// `readOnlyHint`; HTTP `GET`, `HEAD`, `OPTIONS`).
+    pub read_only: bool,
+    /// Repeating the call with the same arguments has no effect beyond the
+    /// first (MCP `idempotentHint`; HTTP `PUT`, `DELETE` and the safe
+    /// methods).
+    pub idempotent: bool,
+    /// The call may destroy or overwrite state (MCP `destructiveHint`).
+    pub destructive: bool,
+}
+
+impl CallBehaviour {
+    /// A read: read-only, and so idempotent.
+    pub const READ: CallBehaviour = CallBehaviour {
+        read_only: true,
+        idempotent: true,
+        destructive: false,
+    };
+
+    /// From MCP `ToolAnnotations` hints, each `None` when the tool does not
+    /// declare it. A read-only tool is idempotent too; MCP's default for an
+    /// undeclared `destructiveHint` of a tool that is not read-only is
+    /// `true`, and so is this.
+    #[must_use]
+    pub fn from_hints(
+        read_only: Option<bool>,
+        idempotent: Option<bool>,
+        destructive: Option<bool>,
+    ) -> Self {
+        let read_only = read_only.unwrap_or(false);
+        CallBehaviour {
+            read_only,
+            idempotent: read_only || idempotent.unwrap_or(false),
+            destructive: !read_only && destructive.unwrap_or(true),
+        }
+    }
+}
+
+#[cfg(feature = "http")]
+impl CallBehaviour {
+    /// The behaviour an HTTP method declares (feature `http`; RFC 9110,
+    /// section 9.2): `GET`, `HEAD`, `OPTIONS` and `TRACE` are safe, so a
+    /// read; `PUT` and `DELETE` are idempotent, and `DELETE` destructive;
+    /// `POST`, `PATCH`, `CONNECT` and extension methods declare nothing.
+    #[must_use]
+    pub fn from_method(method: &http::Method) -> Self {
+        use http::Method;
+        match *method {
+            Method::GET | Method::HEAD | Method::OPTIONS | Method::TRACE => CallBehaviour::READ,
+            Method::PUT => CallBehaviour {
+                idempotent: true,
+                ..CallBehaviour::default()
+            },
+            Method::DELETE => CallBehaviour {
+                idempotent: true,
+                destructive: true,
+                ..CallBehaviour::default()
+            },
+            _ => CallBehaviour::default(),
+        }
+    }
+}
