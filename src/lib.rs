@@ -126,7 +126,7 @@
 //! | `schemars` | `JsonSchema` (schemars 1.x) for [`ErrorEnvelope`], [`ErrorClass`], [`UserErrorCategory`] and [`ToolResult`], for a tool's `outputSchema`; `args::Args` | |
 //! | `jsonschema` | `args::parse_with_schema`: every problem in a tool's arguments at once, checked against the argument type's JSON Schema | |
 //! | `tracing` | `log::report`: one `tracing` event per error for the operator, with its `source()` chain and correlation id | |
-//! | `http` | RFC 9457 problem details: `Envelope::to_problem_details()`, the `problem` module (`ProblemDetails`, `http_response`, `CONTENT_TYPE`), `ErrorClass::status_code()`, with the `http` crate's types | |
+//! | `http` | RFC 9457 problem details: `Envelope::to_problem_details()`, the `problem` module (`ProblemDetails`, `http_response`, `CONTENT_TYPE`), with the `http` crate's types | |
 //! | `axum` | axum 0.8 (without its default features): `IntoResponse` for derived types and `ErrorEnvelope` (a problem details response with `Retry-After`); the extractors `axum::{Json, Query, Path}` that reject in problem details; `axum::RouterExt::answer_failures` (404 and 405 in problem details, the request's `CallContext`: correlation id, the method's retry safety, one log line) | `http`, `schemars` |
 //! | `rusqlite` | `Envelope` for `rusqlite::Error` (rusqlite 0.39): `SQLITE_BUSY`/`SQLITE_LOCKED` busy and retryable, constraint violations the caller's, the database's own failures `INTERNAL`; the table is on the `rusqlite` module. Adds 8 crates (`cargo tree -e normal,build`), and SQLite as the user's rusqlite builds it | |
 //! | `sqlx` | `Envelope` for `sqlx::Error` (sqlx 0.9, through `sqlx-core`: no driver, runtime or macros), by SQLSTATE for PostgreSQL and MySQL and by result code for SQLite: unique violation `ALREADY_EXISTS`, serialization failure and deadlock retryable, pool timeout busy; the table is on the `sqlx` module. Adds 66 crates; sqlx 0.9 needs Rust 1.94 | |
@@ -139,30 +139,9 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 
-#[cfg(feature = "axum")]
-pub use envelope_core::axum;
-#[cfg(feature = "host")]
-pub use envelope_core::host;
-#[cfg(feature = "tracing")]
-pub use envelope_core::log;
-#[cfg(feature = "http")]
-pub use envelope_core::problem;
-#[cfg(feature = "reqwest")]
-pub use envelope_core::reqwest;
-#[cfg(feature = "rmcp")]
-pub use envelope_core::rmcp;
-#[cfg(feature = "rusqlite")]
-pub use envelope_core::rusqlite;
-#[cfg(feature = "sqlx")]
-pub use envelope_core::sqlx;
-#[cfg(feature = "tokio")]
-pub use envelope_core::tokio;
-pub use envelope_core::{
-    ArgumentError, ArgumentErrorKind, CallBehaviour, CallContext, Effect, Envelope, EnvelopeFields,
-    ErrorClass, ErrorEnvelope, OrFail, Owner, ParseClassError, ToolResult, UserErrorCategory,
-    VariantSpec, args, catalog_json, catalog_markdown, fuzzy,
-};
-pub use envelope_core::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
+// Everything public of the runtime, integrations included (each under
+// its feature), beside the derive of the same name as the trait.
+pub use envelope_core::*;
 pub use envelope_derive::Envelope;
 
 pub mod guide;

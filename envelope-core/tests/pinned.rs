@@ -620,7 +620,7 @@ fn without_category(class: ErrorClass) -> ErrorEnvelope {
 }
 
 #[test]
-fn effective_category_falls_back_to_the_class_default() {
+fn user_category_falls_back_to_the_class_default() {
     use ErrorClass as C;
     use UserErrorCategory as U;
     let rows: &[(ErrorClass, UserErrorCategory)] = &[
@@ -649,13 +649,13 @@ fn effective_category_falls_back_to_the_class_default() {
     assert_eq!(rows.len(), ErrorClass::ALL.len());
     for &(class, category) in rows {
         let env = without_category(class);
-        assert_eq!(env.effective_category(), category, "{class:?}");
+        assert_eq!(env.user_category(), category, "{class:?}");
         assert_eq!(Envelope::user_category(&env), category, "{class:?}");
     }
     // A category that is set wins over the class's.
     let set = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "m")
         .with_category(UserErrorCategory::MissingContext);
-    assert_eq!(set.effective_category(), UserErrorCategory::MissingContext);
+    assert_eq!(set.user_category(), UserErrorCategory::MissingContext);
 }
 
 #[test]

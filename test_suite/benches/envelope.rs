@@ -94,7 +94,7 @@ mod to_tool_result {
                 tool_call_id: "call_42".to_owned(),
                 content: serde_json::to_string(&envelope).unwrap(),
                 is_error: true,
-                error_category: Some(envelope.effective_category()),
+                error_category: Some(envelope.user_category()),
             }
         });
     }

@@ -89,12 +89,7 @@ const MAX_LISTED: usize = 20;
 const MAX_KEY_CHARS: usize = 64;
 
 /// The next step of every `INVALID_ARGUMENTS` envelope made here.
-pub(crate) const NEXT_STEP: &str = "fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument";
-
-/// [`NEXT_STEP`] in HTTP's words, for a problem details body: a request,
-/// not a tool call, and no `inputSchema`.
-#[cfg(feature = "http")]
-pub(crate) const HTTP_NEXT_STEP: &str = "fix each argument listed in argument_errors, then send the request again with the fixed arguments";
+pub(crate) const NEXT_STEP: &str = crate::model::argument_error::FIX_STEP;
 
 /// Parses a tool's JSON arguments into `T`, or returns the
 /// `INVALID_ARGUMENTS` envelope of [`invalid_arguments`] naming the

@@ -3,13 +3,10 @@
 
 use std::error::Error;
 
+use crate::convert::chain::MAX_SOURCE_LINKS;
 use crate::convert::envelope_trait::Envelope;
 use crate::model::class::LogLevel;
 use crate::model::envelope::ErrorEnvelope;
-
-/// How many `source()` links [`report`] logs at most; a longer (or cyclic)
-/// chain ends with `"..."`.
-pub const MAX_SOURCES: usize = 32;
 
 /// Logs `error` for the server's operator and returns its envelope for the
 /// model: one `tracing` event, at `ERROR` for a server-owned class (the
@@ -26,7 +23,7 @@ pub const MAX_SOURCES: usize = 32;
 /// | `error.retryable` | the envelope's `retryable` |
 /// | `error.correlation_id` | the envelope's id, or empty |
 /// | `error.display` | the error's full `Display` text |
-/// | `error.sources` | the `Display` of each `source()`, outermost first, at most [`MAX_SOURCES`] |
+/// | `error.sources` | the `Display` of each `source()`, outermost first, at most [`MAX_SOURCE_LINKS`](crate::MAX_SOURCE_LINKS) |
 ///
 /// The message is `"tool call failed"`. Every text field is recorded
 /// the same way, with `Debug` formatting: a quoted string in which quotes,
@@ -53,12 +50,12 @@ pub fn report_as<E: Error + ?Sized>(error: &E, envelope: ErrorEnvelope) -> Error
 }
 
 /// The `Display` of each `source()` of `error`, outermost first, at most
-/// [`MAX_SOURCES`], then `"..."` if the chain goes on.
+/// [`MAX_SOURCE_LINKS`](crate::MAX_SOURCE_LINKS), then `"..."` if the chain goes on.
 pub(crate) fn sources<E: Error + ?Sized>(error: &E) -> Vec<String> {
     let mut chain = Vec::new();
     let mut next = error.source();
     while let Some(source) = next {
-        if chain.len() == MAX_SOURCES {
+        if chain.len() == MAX_SOURCE_LINKS {
             chain.push(String::from("..."));
             break;
         }
@@ -208,9 +205,13 @@ mod tests {
             }
         }
         let chain = sources(&Loop);
-        assert_eq!(chain.len(), MAX_SOURCES + 1);
-        assert!(chain[..MAX_SOURCES].iter().all(|link| link == "again\n"));
-        assert_eq!(chain[MAX_SOURCES], "...");
+        assert_eq!(chain.len(), MAX_SOURCE_LINKS + 1);
+        assert!(
+            chain[..MAX_SOURCE_LINKS]
+                .iter()
+                .all(|link| link == "again\n")
+        );
+        assert_eq!(chain[MAX_SOURCE_LINKS], "...");
         assert_eq!(sources(&Linked(vec![Chain(1)])), ["level 1"]);
         assert_eq!(sources(&Chain(0)), Vec::<String>::new());
     }

@@ -15,7 +15,8 @@ use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
 
 /// How many errors of a `source()` chain [`from_error`] and [`Recognizer`]
-/// examine, the outermost one included: 64. A chain longer than this (or
+/// examine, the outermost one included, and how many `source()` links the
+/// operator log lists (feature `tracing`): 64. A chain longer than this (or
 /// one whose `source()` leads back to itself, which never ends) is cut
 /// there, and what was not recognised by then counts as unrecognised.
 pub const MAX_SOURCE_LINKS: usize = 64;

@@ -151,7 +151,7 @@ impl Envelope for ErrorEnvelope {
     }
 
     fn user_category(&self) -> UserErrorCategory {
-        self.effective_category()
+        self.category_or_default()
     }
 
     /// The code when it is a `&'static str` (as the derive sets it); `None`

@@ -40,8 +40,13 @@
 //! `async fn get_note(&self, call: CallContext, Parameters(Args(args)): Parameters<Args<GetNote>>) -> Result<Json<Note>, ErrorEnvelope>`
 //! (the whole server: `test_suite/examples/mcp_server.rs`).
 
+// rmcp's own types, for the derived impls (through `__private`); not
+// public API: users name them from rmcp.
+#[doc(hidden)]
 pub use ::rmcp::ErrorData;
+#[doc(hidden)]
 pub use ::rmcp::handler::server::tool::IntoCallToolResult;
+#[doc(hidden)]
 pub use ::rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
 use ::rmcp::RoleServer;

@@ -8,6 +8,22 @@ use serde_json::Value;
 
 use crate::model::lenient::null_as_default;
 
+/// The next step of an `INVALID_ARGUMENTS` envelope that lists its
+/// problems (`args`, the derive's `argument(...)`), in a tool call's words.
+pub(crate) const FIX_STEP: &str = "fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument";
+
+/// [`FIX_STEP`] in HTTP's words, for a problem details body: a request,
+/// not a tool call, and no `inputSchema`.
+#[allow(dead_code)] // read by the `http` feature's renderer
+pub(crate) const FIX_STEP_HTTP: &str = "fix each argument listed in argument_errors, then send the request again with the fixed arguments";
+
+/// A next step in HTTP's words: [`FIX_STEP_HTTP`] for [`FIX_STEP`], `None`
+/// for any other step, which is the same on every transport.
+#[allow(dead_code)] // read by the `http` feature's renderer
+pub(crate) fn http_words(step: &str) -> Option<&'static str> {
+    (step == FIX_STEP).then_some(FIX_STEP_HTTP)
+}
+
 /// One problem with a tool call's JSON arguments: where it is, what kind of
 /// problem it is, what was expected there and what kind of value came.
 ///

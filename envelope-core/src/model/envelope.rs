@@ -553,9 +553,10 @@ impl ErrorEnvelope {
         self
     }
 
-    /// The category on the wire, or the class's default when none is set.
+    /// The category on the wire, or the class's default when none is set
+    /// (public as [`Envelope::user_category`](crate::Envelope::user_category)).
     #[must_use]
-    pub fn effective_category(&self) -> UserErrorCategory {
+    pub(crate) fn category_or_default(&self) -> UserErrorCategory {
         self.category
             .unwrap_or_else(|| self.error_class.default_category())
     }

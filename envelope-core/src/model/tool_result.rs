@@ -66,7 +66,7 @@ impl ToolResult {
             tool_call_id: String::from(tool_call_id),
             content,
             is_error: envelope.is_error,
-            error_category: Some(envelope.effective_category()),
+            error_category: Some(envelope.category_or_default()),
         }
     }
 }

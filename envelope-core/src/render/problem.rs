@@ -9,14 +9,38 @@
 //! |---|---|
 //! | `type` | the envelope's `help_url` when it is a URI (RFC 3986 §3: it has a scheme), else `"about:blank"` |
 //! | `title` | with `"about:blank"`: the status's reason phrase (`"Not Found"`); else the class's title (table on [`ProblemDetails::title`]) |
-//! | `status` | the class's HTTP status, [`ErrorClass::status_code`] |
+//! | `status` | the class's HTTP status, [`ErrorClass::http_status`] |
 //! | `detail` | the envelope's `message`, as it is |
 //! | `instance` | the `correlation_id` when it is a URI (`urn:uuid:...`); left out otherwise |
 //! | extension members | every other key of the envelope's wire form, with its name and value: `error_class`, `code`, `ora_code`, `suggested_tool`, `fuzzy_matches`, `next_steps`, `retry_after_ms`, `category`, `retryable`, `effect`, `details`, `argument_errors`, and `help_url` / `correlation_id` when they are not URIs; each only when the envelope has it |
 //!
-//! `isError` is left out: the status says it is an error. See
-//! [`problem_details`] for the reasons behind each choice, and
-//! [`http_response`] for the headers.
+//! `isError` is left out: the status says it is an error. The public path
+//! to the object is [`Envelope::to_problem_details`](crate::Envelope::to_problem_details);
+//! [`http_response`] adds the headers. Why each member is what it is:
+//!
+//! - `type`: RFC 9457 §3.1.1 makes `type` a URI reference that identifies
+//!   the problem type, resolved against the document's base URI when
+//!   relative, and recommends absolute URIs. A `help_url` that is a URI
+//!   (it has a scheme: `https://...`, `urn:...`) becomes the `type`. One
+//!   that is not (`/docs/errors#busy`, `see the wiki`) would be resolved
+//!   against the request's URL, or is no URI at all, so it stays in the
+//!   `help_url` extension member as it is and `type` is `"about:blank"`.
+//! - `title`: see [`ProblemDetails::title`] (RFC 9457 §3.1.3, §4.2.1).
+//! - `instance`: RFC 9457 §3.1.5 makes it a URI reference too. A
+//!   correlation id is usually a bare token (`req-7f3a`), which as a
+//!   relative reference would resolve to a path under the request's URL
+//!   that names nothing; such an id stays in the `correlation_id`
+//!   extension member, and only an id that is a URI becomes `instance`.
+//! - Extension members (RFC 9457 §3.2): every name of the envelope's wire
+//!   form starts with a letter, has at least three characters and holds
+//!   only ASCII letters, digits and `_`, as §3.2 recommends; clients
+//!   ignore the members they do not know.
+//! - `detail` is the message unchanged: JSON escapes control characters
+//!   (`"\n"`, `"\u0000"`), and no header carries it.
+//!
+//! The words of a tool call are replaced by HTTP's: the next step of an
+//! [`args`](crate::args) envelope says to send the request again, not to
+//! call the tool again with its `inputSchema`.
 
 use std::borrow::Cow;
 
@@ -25,6 +49,7 @@ use http::{Response, StatusCode};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::model::argument_error::http_words;
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
 
@@ -36,8 +61,9 @@ pub const CONTENT_TYPE: &str = "application/problem+json";
 /// HTTP status code".
 pub const ABOUT_BLANK: &str = "about:blank";
 
-/// An RFC 9457 problem details object, as [`problem_details`] builds it
-/// from an envelope.
+/// An RFC 9457 problem details object, as
+/// [`Envelope::to_problem_details`](crate::Envelope::to_problem_details)
+/// builds it from an envelope.
 ///
 /// Wire form (serde): a JSON object with `type`, `title`, `status`,
 /// `detail`, then `instance` when set, then the extension members;
@@ -121,50 +147,22 @@ impl ProblemDetails {
     }
 }
 
-impl ErrorClass {
-    /// [`ErrorClass::http_status`] as the `http` crate's [`StatusCode`]
-    /// (feature `http`): `ObjectNotFound` is `404 Not Found`, `Unknown`
-    /// (a class from a newer peer) `500 Internal Server Error`, `Cancelled`
-    /// 499, which has no registered reason phrase.
-    #[must_use]
-    pub fn status_code(self) -> StatusCode {
-        // Every class's status is in 100-999, so the fallback is never taken.
-        StatusCode::from_u16(self.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
-    }
+/// [`ErrorClass::http_status`] as the `http` crate's [`StatusCode`]:
+/// `ObjectNotFound` is `404 Not Found`, `Unknown` (a class from a newer
+/// peer) `500 Internal Server Error`, `Cancelled` 499, which has no
+/// registered reason phrase.
+pub(crate) fn status_of(class: ErrorClass) -> StatusCode {
+    // Every class's status is in 100-999, so the fallback is never taken.
+    StatusCode::from_u16(class.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
-/// The problem details of `envelope` (RFC 9457); see the module
-/// documentation for the members. Never panics.
-///
-/// - `type`: RFC 9457 §3.1.1 makes `type` a URI reference that identifies
-///   the problem type, resolved against the document's base URI when
-///   relative, and recommends absolute URIs. A `help_url` that is a URI
-///   (it has a scheme: `https://...`, `urn:...`) becomes the `type`. One
-///   that is not (`/docs/errors#busy`, `see the wiki`) would be resolved
-///   against the request's URL, or is no URI at all, so it stays in the
-///   `help_url` extension member as it is and `type` is `"about:blank"`.
-/// - `title`: see [`ProblemDetails::title`] (RFC 9457 §3.1.3, §4.2.1).
-/// - `instance`: RFC 9457 §3.1.5 makes it a URI reference too. A
-///   correlation id is usually a bare token (`req-7f3a`), which as a
-///   relative reference would resolve to a path under the request's URL
-///   that names nothing; such an id stays in the `correlation_id`
-///   extension member, and only an id that is a URI becomes `instance`.
-/// - Extension members (RFC 9457 §3.2): every name of the envelope's wire
-///   form starts with a letter, has at least three characters and holds
-///   only ASCII letters, digits and `_`, as §3.2 recommends; clients
-///   ignore the members they do not know.
-/// - `detail` is the message unchanged: JSON escapes control characters
-///   (`"\n"`, `"\u0000"`), and no header carries it.
-///
-/// The words of a tool call are replaced by HTTP's: the next step of an
-/// [`args`](crate::args) envelope says to send the request again, not to
-/// call the tool again with its `inputSchema`.
+/// The problem details of `envelope`: see the module documentation.
 #[must_use]
-pub fn problem_details(envelope: &ErrorEnvelope) -> ProblemDetails {
-    details_with_status(envelope, envelope.error_class.status_code())
+pub(crate) fn problem_details(envelope: &ErrorEnvelope) -> ProblemDetails {
+    details_with_status(envelope, status_of(envelope.error_class))
 }
 
-/// [`problem_details`] for a response whose status is `status`, which may
+/// `problem_details` for a response whose status is `status`, which may
 /// differ from the class's (a `415` of the JSON extractor, a status a
 /// handler set on the response).
 pub(crate) fn details_with_status(envelope: &ErrorEnvelope, status: StatusCode) -> ProblemDetails {
@@ -176,8 +174,8 @@ pub(crate) fn details_with_status(envelope: &ErrorEnvelope, status: StatusCode) 
     extensions.remove("message");
     if let Some(Value::Array(steps)) = extensions.get_mut("next_steps") {
         for step in steps {
-            if step.as_str() == Some(crate::args::NEXT_STEP) {
-                *step = Value::from(crate::args::HTTP_NEXT_STEP);
+            if let Some(words) = step.as_str().and_then(http_words) {
+                *step = Value::from(words);
             }
         }
     }
@@ -213,16 +211,16 @@ pub(crate) fn details_with_status(envelope: &ErrorEnvelope, status: StatusCode) 
 /// The HTTP response for `envelope`, for any framework built on the `http`
 /// crate (axum's `IntoResponse` uses it):
 ///
-/// - status: the class's ([`ErrorClass::status_code`]);
+/// - status: the class's ([`ErrorClass::http_status`]);
 /// - `Content-Type: application/problem+json` (RFC 9457 §3);
 /// - `Retry-After` (RFC 9110 §10.2.3, delay in seconds) when the envelope
 ///   has a retry hint: `retry_after_ms` in whole seconds, rounded up
 ///   (`1500` ms is `2`, `0` is `0`), computed without overflow
 ///   (`u64::MAX` ms is `18446744073709552`);
-/// - body: the [`problem_details`] as compact JSON.
+/// - body: the problem details as compact JSON.
 #[must_use]
 pub fn http_response(envelope: &ErrorEnvelope) -> Response<String> {
-    response_with_status(envelope, envelope.error_class.status_code())
+    response_with_status(envelope, status_of(envelope.error_class))
 }
 
 /// [`http_response`] with `status` instead of the class's.
@@ -406,7 +404,7 @@ mod tests {
     #[test]
     fn titles_and_statuses() {
         for &class in ErrorClass::ALL {
-            let status = class.status_code();
+            let status = status_of(class);
             assert_eq!(status.as_u16(), class.http_status(), "{class:?}");
             let plain = problem_details(&ErrorEnvelope::new(class, "x"));
             let typed = problem_details(

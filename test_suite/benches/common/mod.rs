@@ -349,7 +349,7 @@ impl DbError {
 /// envelope into a `serde_json::Value` with `to_json()`, then `to_string`.
 pub fn seed_tool_result(error: DbError, tool_call_id: &str) -> ToolResult {
     let envelope = error.hand_into_envelope();
-    let category = envelope.effective_category();
+    let category = envelope.user_category();
     ToolResult {
         tool_call_id: tool_call_id.to_owned(),
         content: envelope.to_json().to_string(),

@@ -71,6 +71,8 @@ mod extract;
 mod strings;
 
 pub use answer::RouterExt;
+// For the derived `IntoResponse` (through `__private`), not public API.
+#[doc(hidden)]
 pub use axum::response::{IntoResponse, Response};
 pub use extract::{Json, Path, Query};
 
@@ -128,7 +130,7 @@ pub struct Rejection {
 impl Rejection {
     /// A rejection answered with the class's status.
     fn new(envelope: ErrorEnvelope) -> Self {
-        let status = envelope.error_class.status_code();
+        let status = crate::render::problem::status_of(envelope.error_class);
         Rejection::with_status(envelope, status)
     }
 
@@ -196,7 +198,7 @@ impl Envelope for Rejection {
 /// context is applied first.
 impl IntoResponse for ErrorEnvelope {
     fn into_response(self) -> Response {
-        let status = self.error_class.status_code();
+        let status = crate::render::problem::status_of(self.error_class);
         respond(self, status, None)
     }
 }
@@ -204,19 +206,22 @@ impl IntoResponse for ErrorEnvelope {
 /// The body of a derived type's `IntoResponse`: its envelope's response,
 /// with `text`, the error's `Display` and `source()` chain when the type
 /// is a `std::error::Error` ([`Cause`]), for the log line.
+#[doc(hidden)]
 #[must_use]
 pub fn into_response<E: Envelope>(error: E, text: Option<(String, Vec<String>)>) -> Response {
     let envelope = error.into_envelope();
-    let status = envelope.error_class.status_code();
+    let status = crate::render::problem::status_of(envelope.error_class);
     respond(envelope, status, text.map(Arc::new))
 }
 
 /// A derived type's value, for the choice of [`ErrorText`] (a
 /// `std::error::Error`) over [`NoErrorText`] (any other type) by method
 /// resolution in the derived `IntoResponse`: `(&Cause(&self)).text()`.
+#[doc(hidden)]
 pub struct Cause<'a, E: ?Sized>(pub &'a E);
 
 /// The text of an error that is a `std::error::Error`.
+#[doc(hidden)]
 pub trait ErrorText {
     /// Its `Display` and `source()` chain.
     fn text(&self) -> Option<(String, Vec<String>)>;
@@ -233,6 +238,7 @@ impl<E: Error + ?Sized> ErrorText for Cause<'_, E> {
 }
 
 /// No text for a type that is not a `std::error::Error`.
+#[doc(hidden)]
 pub trait NoErrorText {
     /// `None`.
     fn text(&self) -> Option<(String, Vec<String>)>;
