@@ -11,7 +11,8 @@
 #
 # Dependencies are built once first; each timed build then recompiles only
 # the generated crate (its source is touched), so the figures are the cost of
-# that crate alone. Every build is repeated REPS times; the median is kept.
+# that crate alone. Every build is repeated REPS times, the kinds taking
+# turns within each round; the median is kept.
 # Also times clean builds of envelope-derive and thiserror-impl themselves.
 #
 # Usage: scripts/compile_bench.sh [SIZES...]      (default: 10 100 1000)
@@ -202,22 +203,25 @@ now() { date +%s.%N; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 : > "$WORK/timings.tsv"
-declare -A MEDIAN
+declare -A MEDIAN TIMES
+# Repetitions outermost, kinds inside: each round builds every kind once,
+# so a slow spell of the machine falls on all kinds alike.
 for n in "${SIZES[@]}"; do
-  for kind in $KINDS; do
-    crate="gen_${kind}_${n}"
-    times=()
-    for ((rep = 1; rep <= REPS; rep++)); do
+  for ((rep = 1; rep <= REPS; rep++)); do
+    for kind in $KINDS; do
+      crate="gen_${kind}_${n}"
       touch "$crate/src/lib.rs"
       start=$(now)
       cargo build --quiet -p "$crate"
       end=$(now)
       t=$(echo "$end - $start" | bc -l)
-      times+=("$t")
+      TIMES[$kind,$n]+="$t "
       printf '%s\t%s\t%s\t%.3f\n' "$kind" "$n" "$rep" "$t" >> "$WORK/timings.tsv"
     done
-    MEDIAN[$kind,$n]=$(printf '%s\n' "${times[@]}" | median)
-    printf '%-9s %5s variants: median %.2f s of %s\n' "$kind" "$n" "${MEDIAN[$kind,$n]}" "${times[*]}" >&2
+  done
+  for kind in $KINDS; do
+    MEDIAN[$kind,$n]=$(printf '%s\n' ${TIMES[$kind,$n]} | median)
+    printf '%-9s %5s variants: median %.2f s of %s\n' "$kind" "$n" "${MEDIAN[$kind,$n]}" "${TIMES[$kind,$n]}" >&2
   done
 done
 

@@ -248,10 +248,24 @@ fn user_category(scope: &Scope) -> Option<TokenStream> {
 /// `code`: each plain variant's code.
 fn code(scope: &Scope) -> TokenStream {
     let p = &scope.p;
-    let arms = scope.accessor("code", |plain| {
-        let (q, code) = (&scope.q, &plain.code);
-        (quote!(#q::Some(#code)), None)
-    });
+    // Without a delegating variant every code is a constant: one `Some`
+    // around the match instead of one per arm.
+    let all_plain = scope
+        .pairs
+        .iter()
+        .all(|(_, kind)| matches!(kind, Kind::Plain(_)));
+    let arms = if all_plain {
+        let arms = scope.accessor("code", |plain| {
+            let code = &plain.code;
+            (quote!(#code), None)
+        });
+        quote!(#p::Some(#arms))
+    } else {
+        scope.accessor("code", |plain| {
+            let (q, code) = (&scope.q, &plain.code);
+            (quote!(#q::Some(#code)), None)
+        })
+    };
     quote! {
         #[inline]
         fn code(&self) -> #p::Option<&'static str> {
@@ -491,11 +505,15 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         Message::Generic | Message::Arguments => quote!(#p::generic(#class)),
     };
     let mut setters = setters(p, variant, plain);
-    let base = match &plain.arguments {
-        None => quote!(#p::base(#class, #category, #code, #message)),
+    // The shortest call that builds the start: most variants keep their
+    // class's category, and a server-owned one without `message` its text.
+    let base = match (&plain.arguments, &plain.category, &plain.message) {
+        (None, None, Message::Generic) => quote!(#p::base_generic(#class, #code)),
+        (None, None, _) => quote!(#p::base_default(#class, #code, #message)),
+        (None, Some(_), _) => quote!(#p::base(#class, #category, #code, #message)),
         // `args::invalid_arguments` writes the message, unless the variant
         // gives its own.
-        Some(problems) => {
+        (Some(problems), _, _) => {
             if let Message::Template(_) = plain.message {
                 setters.insert(0, ("message", message));
             }
@@ -521,10 +539,13 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
     // One setter call per field; each setter is compiled once, in the
     // runtime crate, so an arm stays small.
     let envelope = Ident::new("envelope", Span::mixed_site());
-    let sets = setters.into_iter().map(|(name, value)| {
-        let name = Ident::new(name, Span::call_site());
-        quote!(#p::set::#name(&mut #envelope, #value);)
-    });
+    let sets: Vec<TokenStream> = setters
+        .into_iter()
+        .map(|(name, value)| {
+            let name = Ident::new(name, Span::call_site());
+            quote!(#p::set::#name(&mut #envelope, #value);)
+        })
+        .collect();
     // The retry rule again, over the variant's own effect and steps.
     let settle = plain.retry.apply_rule.then(|| {
         let may_succeed = match plain.retry.retryable {
@@ -534,6 +555,9 @@ fn conversion(p: &TokenStream, variant: &Variant, plain: &Plain) -> TokenStream 
         let idempotent = plain.retry.idempotent;
         quote!(#p::settle(&mut #envelope, #may_succeed, #idempotent);)
     });
+    if sets.is_empty() && settle.is_none() {
+        return base;
+    }
     quote!({
         let mut #envelope = #base;
         #(#sets)*
@@ -715,11 +739,11 @@ fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
     let message = match &plain.message {
         Message::Template(rendered) => {
             let lit = &rendered.template.lit;
-            quote!(#p::Some(#lit))
+            Some(quote!(#p::Some(#lit)))
         }
-        Message::Generic => quote!(#p::Some(#class.generic_message())),
-        Message::Arguments => quote!(#p::Some(#p::ARGUMENTS_MESSAGE)),
-        Message::Display => quote!(#p::None),
+        Message::Generic => None,
+        Message::Arguments => Some(quote!(#p::Some(#p::ARGUMENTS_MESSAGE))),
+        Message::Display => Some(quote!(#p::None)),
     };
     // Only what differs from the class's defaults, in the order the
     // setters expect (effect, idempotent, then retryable).
@@ -754,5 +778,9 @@ fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
         let field = variant.fields[index].name.to_string();
         chain.push(quote!(with_correlation_id(#field)));
     }
-    quote!(#p::spec(#name, #class, #code, #message) #(.#chain)*)
+    let start = match message {
+        Some(message) => quote!(#p::spec(#name, #class, #code, #message)),
+        None => quote!(#p::spec_generic(#name, #class, #code)),
+    };
+    quote!(#start #(.#chain)*)
 }

@@ -273,9 +273,9 @@ fn cfg_attributes_stay_on_their_arms() {
     let kept = [
         // Same class, but not merged into `Self :: A { .. } | Self :: B { .. }`.
         "match self { # [cfg (any ())] Self :: B { .. } => __envelope :: ErrorClass :: Busy , Self :: A { .. } => __envelope :: ErrorClass :: Busy , }",
-        "# [cfg (any ())] Self :: B { .. } => __envelope :: Some (\"B\")",
-        "# [cfg (any ())] Self :: B { .. } => { let mut envelope = __envelope :: base (__envelope :: ErrorClass :: Busy",
-        "# [cfg (any ())] __envelope :: spec (\"B\"",
+        "# [cfg (any ())] Self :: B { .. } => \"B\"",
+        "# [cfg (any ())] Self :: B { .. } => __envelope :: base_generic (__envelope :: ErrorClass :: Busy , \"B\")",
+        "# [cfg (any ())] __envelope :: spec_generic (\"B\"",
     ];
     for fragment in kept {
         assert!(tokens.contains(fragment), "{fragment}\nin\n{tokens}");
@@ -286,8 +286,9 @@ fn cfg_attributes_stay_on_their_arms() {
 /// The classes of the class table review: `InteractionRequired` is owned
 /// by the user, not the server, so without `message` it shows `Display`;
 /// `RuntimeError` may have taken effect, so its conversion applies the
-/// retry rule and `retryable = true` needs `idempotent`;
-/// `InsufficientPrivilege` writes its new default category.
+/// retry rule and `retryable = true` needs `idempotent`; a variant that
+/// keeps its class's category leaves it to the runtime (`base_default`),
+/// and one without steps or a rule to apply is the call alone.
 #[test]
 fn reviewed_classes_expand() {
     let input: syn::DeriveInput = syn::parse_quote! {
@@ -302,9 +303,9 @@ fn reviewed_classes_expand() {
     };
     let tokens = expand::derive(&input).unwrap().to_string();
     let expected = [
-        "Self :: Failed { .. } => { let mut envelope = __envelope :: base (__envelope :: ErrorClass :: RuntimeError , __envelope :: UserErrorCategory :: Validation , \"FAILED\" , __envelope :: display (self)) ; __envelope :: settle (& mut envelope , __envelope :: ErrorClass :: RuntimeError . is_retryable () , false) ; envelope }",
-        "Self :: SignIn { .. } => { let mut envelope = __envelope :: base (__envelope :: ErrorClass :: InteractionRequired , __envelope :: UserErrorCategory :: WorkflowDependency , \"SIGN_IN\" , __envelope :: display (self)) ; envelope }",
-        "Self :: Denied { .. } => { let mut envelope = __envelope :: base (__envelope :: ErrorClass :: InsufficientPrivilege , __envelope :: UserErrorCategory :: WorkflowDependency , \"DENIED\" , __envelope :: display (self)) ; envelope }",
+        "Self :: Failed { .. } => { let mut envelope = __envelope :: base_default (__envelope :: ErrorClass :: RuntimeError , \"FAILED\" , __envelope :: display (self)) ; __envelope :: settle (& mut envelope , __envelope :: ErrorClass :: RuntimeError . is_retryable () , false) ; envelope }",
+        "Self :: SignIn { .. } => __envelope :: base_default (__envelope :: ErrorClass :: InteractionRequired , \"SIGN_IN\" , __envelope :: display (self)) ,",
+        "Self :: Denied { .. } => __envelope :: base_default (__envelope :: ErrorClass :: InsufficientPrivilege , \"DENIED\" , __envelope :: display (self)) ,",
     ];
     for fragment in expected {
         assert!(tokens.contains(fragment), "{fragment}\nin\n{tokens}");

@@ -64,6 +64,19 @@ pub struct VariantSpec {
     pub transparent: bool,
 }
 
+/// For each class, by its position in [`ErrorClass::ALL`] (its
+/// discriminant), the spec of a variant with nothing but that class: the
+/// class's category and effect, and its retryability under the rule.
+const CLASS_DEFAULTS: [VariantSpec; ErrorClass::ALL.len()] = {
+    let mut all = [VariantSpec::new(""); ErrorClass::ALL.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = VariantSpec::new("").with_class(ErrorClass::ALL[i]);
+        i += 1;
+    }
+    all
+};
+
 impl VariantSpec {
     /// A spec for the variant `name` with nothing else set; fill it with the
     /// `with_*` methods, all usable in `const` items.
@@ -85,6 +98,24 @@ impl VariantSpec {
             correlation_id: None,
             transparent: false,
         }
+    }
+
+    /// The spec of a plain variant of `class` with its class's defaults
+    /// (category, effect, retryability), its code and message template:
+    /// what each entry of a derived catalog starts from. The defaults are
+    /// copied from [`CLASS_DEFAULTS`], computed once, so the user's
+    /// compiler evaluates one short call per variant, not the rule again.
+    pub(crate) const fn of_class(
+        name: &'static str,
+        class: ErrorClass,
+        code: &'static str,
+        message: Option<&'static str>,
+    ) -> Self {
+        let mut spec = CLASS_DEFAULTS[class as usize];
+        spec.name = name;
+        spec.code = Some(code);
+        spec.message = message;
+        spec
     }
 
     /// Recomputes `retryable` from the class, the effect, idempotence and

@@ -42,11 +42,18 @@ pub const fn spec(
     code: &'static str,
     message: Option<&'static str>,
 ) -> VariantSpec {
-    let spec = VariantSpec::new(name).with_class(class).with_code(code);
-    match message {
-        Some(template) => spec.with_message(template),
-        None => spec,
-    }
+    VariantSpec::of_class(name, class, code, message)
+}
+
+/// [`spec`] of a server-owned variant without `message`: the class's
+/// generic text.
+#[must_use]
+pub const fn spec_generic(
+    name: &'static str,
+    class: ErrorClass,
+    code: &'static str,
+) -> VariantSpec {
+    VariantSpec::of_class(name, class, code, Some(class.generic_message()))
 }
 
 /// The envelope a derived arm fills in: class, category, static code and
@@ -68,6 +75,22 @@ pub fn base(
     fields.category = Some(category);
     fields.code = Some(Cow::Borrowed(code));
     envelope
+}
+
+/// [`base`] with the class's default category, for a variant that names
+/// none.
+#[inline]
+#[must_use]
+pub fn base_default(class: ErrorClass, code: &'static str, message: String) -> ErrorEnvelope {
+    base(class, class.default_category(), code, message)
+}
+
+/// [`base_default`] with the class's generic message, for a server-owned
+/// variant without `message`.
+#[inline]
+#[must_use]
+pub fn base_generic(class: ErrorClass, code: &'static str) -> ErrorEnvelope {
+    base_default(class, code, generic(class))
 }
 
 /// The error's `Display` text, the message of a variant without a
