@@ -208,6 +208,25 @@ pub(crate) struct Unwired {
     pub(crate) answered: bool,
 }
 
+impl Unwired {
+    /// The inputs of a fresh envelope of `class`: the class's judgement of
+    /// whether a later attempt may succeed, nothing declared idempotent.
+    pub(crate) const fn for_class(class: ErrorClass) -> Self {
+        Unwired {
+            may_succeed: class.is_retryable(),
+            idempotent: false,
+            answered: false,
+        }
+    }
+
+    /// `retryable` for a failure with `effect`: the retry rule
+    /// ([`crate::model::effect::retryable`]) over these inputs. Every
+    /// envelope's `retryable` is computed here.
+    pub(crate) const fn retryable(self, effect: Effect) -> bool {
+        retryable(self.may_succeed, effect, self.idempotent)
+    }
+}
+
 impl PartialEq for Unwired {
     fn eq(&self, _: &Self) -> bool {
         true
@@ -275,10 +294,12 @@ impl ErrorEnvelope {
         envelope
     }
 
-    /// An envelope of `error_class` with `message` and the class's
-    /// category and effect, before the retry rule: not retryable, no next
-    /// steps. [`ErrorEnvelope::new`] and the derive settle it.
+    /// An envelope of `error_class` with `message`, the class's category,
+    /// effect and retry inputs, and `retryable` by the rule, but no check
+    /// step yet: [`ErrorEnvelope::new`] and the derive settle it.
     pub(crate) fn unsettled(error_class: ErrorClass, message: String) -> Self {
+        let rule = Unwired::for_class(error_class);
+        let effect = error_class.default_effect();
         ErrorEnvelope(Box::new(EnvelopeFields {
             is_error: true,
             error_class,
@@ -290,13 +311,13 @@ impl ErrorEnvelope {
             retry_after_ms: None,
             code: None,
             category: Some(error_class.default_category()),
-            retryable: false,
-            effect: error_class.default_effect(),
+            retryable: rule.retryable(effect),
+            effect,
             correlation_id: None,
             help_url: None,
             details: Map::new(),
             argument_errors: Vec::new(),
-            rule: Unwired::default(),
+            rule,
         }))
     }
 
@@ -323,24 +344,17 @@ impl ErrorEnvelope {
         self.apply_retry_rule();
     }
 
-    /// Applies the retry rule ([`crate::model::effect::retryable`], the one
-    /// function that decides `retryable`) to the stored inputs and the
-    /// effect; when a repeat is not safe, the effect's check step
-    /// ([`Effect::check_step`]) comes first among the next steps. Applying
-    /// it again replaces the earlier check step. (The derive's `base` calls
-    /// the same function for a fresh envelope, which has no steps yet.)
+    /// Applies the retry rule ([`Unwired::retryable`]) to the stored
+    /// inputs and the effect; when a repeat is not safe, the effect's check
+    /// step ([`Effect::check_step`]) comes first among the next steps.
+    /// Applying it again replaces the earlier check step.
     pub(crate) fn apply_retry_rule(&mut self) {
         let fields = &mut *self.0;
-        let Unwired {
-            may_succeed,
-            idempotent,
-            ..
-        } = fields.rule;
-        fields.retryable = retryable(may_succeed, fields.effect, idempotent);
+        fields.retryable = fields.rule.retryable(fields.effect);
         fields
             .next_steps
             .retain(|step| !Effect::is_check_step(step));
-        let safe = fields.effect.allows_repeat(idempotent);
+        let safe = fields.effect.allows_repeat(fields.rule.idempotent);
         if let Some(step) = fields.effect.check_step().filter(|_| !safe) {
             fields.next_steps.insert(0, String::from(step));
         }

@@ -57,9 +57,9 @@ pub const fn spec_generic(
 }
 
 /// The envelope a derived arm fills in: class, category, static code and
-/// message set, the class's effect, everything else empty. `retryable` is the class's under the retry rule
-/// when the class's effect is `Nothing`; for any other effect the arm
-/// applies the rule itself ([`settle`]), which adds the check step.
+/// message set, the class's effect and `retryable` by the rule, everything
+/// else empty; for a variant with its own effect or steps the arm applies
+/// the rule again ([`settle`]), which adds the check step.
 #[inline]
 #[must_use]
 pub fn base(
@@ -70,8 +70,6 @@ pub fn base(
 ) -> ErrorEnvelope {
     let mut envelope = ErrorEnvelope::unsettled(class, message);
     let fields = envelope.fields_mut();
-    fields.rule.may_succeed = class.is_retryable();
-    fields.retryable = crate::model::effect::retryable(class.is_retryable(), fields.effect, false);
     fields.category = Some(category);
     fields.code = Some(Cow::Borrowed(code));
     envelope

@@ -88,9 +88,7 @@ impl<'de> Deserialize<'de> for ErrorEnvelope {
             // How the writer leaves out `false`.
             Retryable::Missing => false,
             // Not stated: what `ErrorEnvelope::new` would set.
-            Retryable::Null => {
-                crate::model::effect::retryable(error_class.is_retryable(), effect, false)
-            }
+            Retryable::Null => Unwired::for_class(error_class).retryable(effect),
             Retryable::Given(retryable) => retryable,
         };
         // The rule's inputs, as far as the wire tells them: a retryable
