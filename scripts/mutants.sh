@@ -19,7 +19,7 @@
 #
 # The test suite runs without its trybuild UI cases (test `ui`, minutes per
 # mutant), examples, benches and doctests (`--tests`).
-# Extra options go to cargo mutants, e.g. `--file envelope-core/src/class.rs`,
+# Extra options go to cargo mutants, e.g. `--file envelope-core/src/model/class.rs`,
 # `--iterate` (skip mutants caught by the previous run), `-j 1`.
 #
 # cargo-mutants copies the tree into a scratch directory per job and builds
