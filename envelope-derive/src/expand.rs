@@ -250,10 +250,13 @@ fn code(scope: &Scope) -> TokenStream {
     let p = &scope.p;
     // Without a delegating variant every code is a constant: one `Some`
     // around the match instead of one per arm.
-    let all_plain = scope
-        .pairs
-        .iter()
-        .all(|(_, kind)| matches!(kind, Kind::Plain(_)));
+    // (An empty enum keeps `match *self {}` alone: `Some` of it would be
+    // an unreachable call.)
+    let all_plain = !scope.pairs.is_empty()
+        && scope
+            .pairs
+            .iter()
+            .all(|(_, kind)| matches!(kind, Kind::Plain(_)));
     let arms = if all_plain {
         let arms = scope.accessor("code", |plain| {
             let code = &plain.code;
