@@ -13,8 +13,10 @@
 //! and trace context, the operator log), `args/` (argument problems from
 //! serde and JSON Schema), `integrations/` (one self-contained module per
 //! library feature). `host/` is the other side, reading failures; it
-//! imports from the model and the renderers only. `support/` is what
-//! generated code calls (`__private`).
+//! imports from the model and `call` (a tool's declared behaviour).
+//! `support/` is what generated code calls (`__private`). One call runs
+//! the other way: the source-chain walk (`convert/chain.rs`) asks
+//! `integrations::find` for the library errors of the enabled features.
 
 #![forbid(unsafe_code)]
 // On docs.rs: label each feature-gated item with the feature it needs.

@@ -249,25 +249,27 @@ fn user_category(scope: &Scope) -> Option<TokenStream> {
 fn code(scope: &Scope) -> TokenStream {
     let p = &scope.p;
     // Without a delegating variant every code is a constant: one `Some`
-    // around the match instead of one per arm.
-    // (An empty enum keeps `match *self {}` alone: `Some` of it would be
-    // an unreachable call.)
-    let all_plain = !scope.pairs.is_empty()
+    // around the match instead of one per arm. (An empty enum keeps
+    // `match *self {}` alone: `Some` of it would be an unreachable call.)
+    let some_outside = !scope.pairs.is_empty()
         && scope
             .pairs
             .iter()
             .all(|(_, kind)| matches!(kind, Kind::Plain(_)));
-    let arms = if all_plain {
-        let arms = scope.accessor("code", |plain| {
-            let code = &plain.code;
-            (quote!(#code), None)
-        });
+    let q = &scope.q;
+    let arms = scope.accessor("code", |plain| {
+        let code = &plain.code;
+        let body = if some_outside {
+            quote!(#code)
+        } else {
+            quote!(#q::Some(#code))
+        };
+        (body, None)
+    });
+    let arms = if some_outside {
         quote!(#p::Some(#arms))
     } else {
-        scope.accessor("code", |plain| {
-            let (q, code) = (&scope.q, &plain.code);
-            (quote!(#q::Some(#code)), None)
-        })
+        arms
     };
     quote! {
         #[inline]

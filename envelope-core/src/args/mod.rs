@@ -71,10 +71,10 @@ use std::cmp::Ordering;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::model::argument_error::ArgumentError;
 #[cfg(any(test, feature = "jsonschema"))]
 use crate::model::argument_error::ArgumentErrorKind;
 pub use crate::model::argument_error::json_type;
+use crate::model::argument_error::{ArgumentError, FIX_STEP};
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
 #[cfg(feature = "schemars")]
@@ -87,9 +87,6 @@ const MAX_LISTED: usize = 20;
 /// How many characters of one key a path keeps; a longer key is cut and
 /// marked with `…`.
 const MAX_KEY_CHARS: usize = 64;
-
-/// The next step of every `INVALID_ARGUMENTS` envelope made here.
-pub(crate) const NEXT_STEP: &str = crate::model::argument_error::FIX_STEP;
 
 /// Parses a tool's JSON arguments into `T`, or returns the
 /// `INVALID_ARGUMENTS` envelope of [`invalid_arguments`] naming the
@@ -355,7 +352,7 @@ pub(crate) fn summarize(mut problems: Vec<ArgumentError>, omitted: usize) -> Err
         }
     };
     ErrorEnvelope::new(ErrorClass::InvalidArguments, message)
-        .with_next_step(NEXT_STEP)
+        .with_next_step(FIX_STEP)
         .with_argument_errors(problems)
 }
 
@@ -506,7 +503,7 @@ mod tests {
             envelope.message,
             "2 problems in the arguments: /table is missing; /limit must be an integer, got a string"
         );
-        assert_eq!(envelope.next_steps, [NEXT_STEP]);
+        assert_eq!(envelope.next_steps, [FIX_STEP]);
         assert_eq!(envelope.error_class, ErrorClass::InvalidArguments);
         assert_eq!(envelope.argument_errors.len(), 2);
 

@@ -289,8 +289,9 @@ impl ErrorEnvelope {
     #[inline]
     #[must_use]
     pub fn new(error_class: ErrorClass, message: impl Into<String>) -> Self {
+        // The fresh envelope holds the class's rule inputs already.
         let mut envelope = Self::unsettled(error_class, message.into());
-        envelope.settle(error_class.is_retryable(), false);
+        envelope.apply_retry_rule();
         envelope
     }
 

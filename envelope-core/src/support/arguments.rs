@@ -54,7 +54,7 @@ pub fn argument<L: StrList>(
 /// The first next step of an argument variant that writes steps of its
 /// own or has a `next_steps` field: the one of
 /// [`crate::args::invalid_arguments`].
-pub const ARGUMENT_STEP: &str = crate::args::NEXT_STEP;
+pub const ARGUMENT_STEP: &str = crate::model::argument_error::FIX_STEP;
 
 /// The catalog's next steps of an argument variant without `next_step`s.
 pub const ARGUMENT_STEPS: &[&str] = &[ARGUMENT_STEP];

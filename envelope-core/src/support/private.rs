@@ -68,19 +68,19 @@ pub fn base(
     code: &'static str,
     message: String,
 ) -> ErrorEnvelope {
-    let mut envelope = ErrorEnvelope::unsettled(class, message);
-    let fields = envelope.fields_mut();
-    fields.category = Some(category);
-    fields.code = Some(Cow::Borrowed(code));
+    let mut envelope = base_default(class, code, message);
+    envelope.fields_mut().category = Some(category);
     envelope
 }
 
-/// [`base`] with the class's default category, for a variant that names
-/// none.
+/// [`base`] with the class's default category (which a fresh envelope
+/// already has), for a variant that names none.
 #[inline]
 #[must_use]
 pub fn base_default(class: ErrorClass, code: &'static str, message: String) -> ErrorEnvelope {
-    base(class, class.default_category(), code, message)
+    let mut envelope = ErrorEnvelope::unsettled(class, message);
+    envelope.fields_mut().code = Some(Cow::Borrowed(code));
+    envelope
 }
 
 /// [`base_default`] with the class's generic message, for a server-owned
