@@ -51,6 +51,8 @@ fn json_array_of_the_example_enum() {
             "message": "table {table} does not exist",
             "next_steps": ["pick a table from fuzzy_matches, or call list_tables"],
             "help_url": null,
+            "idempotent": false,
+            "correlation_id": null,
             "transparent": false,
         })
     );
@@ -68,6 +70,8 @@ fn json_array_of_the_example_enum() {
             "message": "statistics of {table} are being refreshed",
             "next_steps": ["wait retry_after_ms milliseconds, then repeat the same call"],
             "help_url": null,
+            "idempotent": false,
+            "correlation_id": null,
             "transparent": false,
         })
     );
@@ -88,6 +92,8 @@ fn json_array_of_the_example_enum() {
             "message": "table {table} is locked by a running migration",
             "next_steps": ["wait a few seconds for the migration to end, then call again"],
             "help_url": null,
+            "idempotent": false,
+            "correlation_id": null,
             "transparent": false,
         })
     );

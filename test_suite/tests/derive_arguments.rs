@@ -181,7 +181,8 @@ fn accessors_and_catalog() {
             "name": "NoTitle", "code": "NO_TITLE", "class": "INVALID_ARGUMENTS", "owner": "caller",
             "category": "Validation", "effect": "nothing", "retryable": false, "suggested_tool": null,
             "message": "N problem(s) in the arguments, each listed in argument_errors",
-            "next_steps": [STEP], "help_url": null, "transparent": false,
+            "next_steps": [STEP], "help_url": null, "idempotent": false,
+            "correlation_id": null, "transparent": false,
         })
     );
     assert_eq!(catalog[3]["message"], "days must be from 1 to {max}");

@@ -15,10 +15,12 @@ use crate::model::effect::{Effect, retryable};
 /// variant to a function, so their class, code and category are `None`
 /// here and `transparent` is true; read the inner type's catalog.
 ///
-/// Serializes as a JSON object with these keys: `name`, `code`, `class`,
-/// `category`, `suggested_tool`, `next_steps`, `message`, `help_url`,
-/// `effect`, `idempotent`, `retryable`, `correlation_id`, `transparent`
-/// (missing values as `null`).
+/// Serializes as a JSON object with these keys, in this order: `name`,
+/// `code`, `class`, `owner`, `category`, `suggested_tool`, `next_steps`,
+/// `message`, `help_url`, `effect`, `idempotent`, `retryable`,
+/// `correlation_id`, `transparent` (missing values as `null`). This is
+/// the one serialization of a spec: [`catalog_json`](crate::catalog_json)
+/// is an array of them.
 ///
 /// Equality compares every field, the `retryable` attribute too.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -31,6 +33,9 @@ pub struct VariantSpec {
     pub code: Option<&'static str>,
     /// The class the variant produces.
     pub class: Option<ErrorClass>,
+    /// Who has to act on the variant's failures: its class's
+    /// [`ErrorClass::owner`], set with the class.
+    pub owner: Option<Owner>,
     /// The category the variant produces.
     pub category: Option<UserErrorCategory>,
     /// The static suggested tool, if one is known at compile time (a
@@ -86,6 +91,7 @@ impl VariantSpec {
             name,
             code: None,
             class: None,
+            owner: None,
             category: None,
             suggested_tool: None,
             next_steps: &[],
@@ -140,6 +146,7 @@ impl VariantSpec {
     #[must_use]
     pub const fn with_class(mut self, class: ErrorClass) -> Self {
         self.class = Some(class);
+        self.owner = Some(class.owner());
         self.category = Some(class.default_category());
         self.effect = Some(class.default_effect());
         self.settle()
@@ -229,10 +236,7 @@ impl VariantSpec {
     /// Who has to act, from the class; `None` for a transparent variant.
     #[must_use]
     pub const fn owner(&self) -> Option<Owner> {
-        match self.class {
-            Some(class) => Some(class.owner()),
-            None => None,
-        }
+        self.owner
     }
 
     /// Whether the variant's envelopes are retryable; `None` for a

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::model::variant_spec::VariantSpec;
 
@@ -96,42 +96,16 @@ pub fn catalog_markdown(catalog: &[VariantSpec]) -> String {
     out
 }
 
-/// The catalog as a JSON array, one object per variant in catalog order,
-/// with every key present (`null` when unknown):
-///
-/// `name`, `code`, `class`, `owner` (`"caller"`, `"server"` or `"user"`),
-/// `category`, `effect` (`"nothing"`, `"unknown"` or `"partial"`),
-/// `retryable` (boolean), `suggested_tool`, `message` (the template, `null`
-/// when the message is the error's `Display`), `next_steps` (the templates,
-/// possibly empty), `help_url`, `transparent` (whether the variant
-/// delegates).
-///
-/// `owner`, `effect` and `retryable` are the [`VariantSpec`]'s, computed
-/// by the envelope's own rules; a delegating variant has `null` there as
-/// well as in `class`, `code` and `category`.
+/// The catalog as a JSON array: each [`VariantSpec`] in catalog order, in
+/// its own serialization (every key present, `null` when unknown; see
+/// [`VariantSpec`] for the keys). `owner`, `effect` and `retryable` are
+/// the spec's, computed by the envelope's own rules; a delegating variant
+/// has `null` there as well as in `class`, `code` and `category`.
 #[must_use]
 pub fn catalog_json(catalog: &[VariantSpec]) -> Value {
-    Value::Array(
-        catalog
-            .iter()
-            .map(|spec| {
-                json!({
-                    "name": spec.name,
-                    "code": spec.code,
-                    "class": spec.class,
-                    "owner": spec.owner(),
-                    "category": spec.category,
-                    "effect": spec.effect,
-                    "retryable": spec.retryable(),
-                    "suggested_tool": spec.suggested_tool,
-                    "message": spec.message,
-                    "next_steps": spec.next_steps,
-                    "help_url": spec.help_url,
-                    "transparent": spec.transparent,
-                })
-            })
-            .collect(),
-    )
+    // Cannot fail: a spec holds strings, booleans, slices and enums with
+    // string forms.
+    serde_json::to_value(catalog).unwrap_or_default()
 }
 
 fn yes_no(value: bool) -> &'static str {
@@ -156,6 +130,8 @@ fn code_span(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
     use crate::{ErrorClass, UserErrorCategory};
 
@@ -208,17 +184,20 @@ mod tests {
                     "owner": "caller", "category": "NotFound", "effect": "nothing", "retryable": false,
                     "suggested_tool": "list_tables",
                     "message": "table {name} | view does not exist",
-                    "next_steps": ["check {name}"], "help_url": null, "transparent": false
+                    "next_steps": ["check {name}"], "help_url": null, "idempotent": false,
+                    "correlation_id": null, "transparent": false
                 },
                 {
                     "name": "Io", "code": "IO", "class": "INTERNAL", "owner": "server",
                     "category": "Technical", "effect": "unknown", "retryable": false, "suggested_tool": null,
-                    "message": null, "next_steps": [], "help_url": null, "transparent": false
+                    "message": null, "next_steps": [], "help_url": null, "idempotent": false,
+                    "correlation_id": null, "transparent": false
                 },
                 {
                     "name": "Script", "code": null, "class": null, "owner": null,
                     "category": null, "effect": null, "retryable": null, "suggested_tool": null,
-                    "message": null, "next_steps": [], "help_url": null, "transparent": true
+                    "message": null, "next_steps": [], "help_url": null, "idempotent": false,
+                    "correlation_id": null, "transparent": true
                 }
             ])
         );
