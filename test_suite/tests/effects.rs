@@ -177,6 +177,7 @@ fn the_catalog_describes_effects_and_ids() {
             "name": "Busy",
             "code": "BUSY",
             "class": "BUSY",
+            "owner": "server",
             "category": "Technical",
             "suggested_tool": null,
             "next_steps": [],

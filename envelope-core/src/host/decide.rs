@@ -7,8 +7,9 @@ use std::time::Duration;
 use crate::call::CallBehaviour;
 use crate::model::argument_error::ArgumentError;
 use crate::model::class::{ErrorClass, Owner};
-use crate::model::effect::{Effect, retryable};
+use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
+use crate::model::retry::RetryInputs;
 
 /// How many times [`next_move`] repeats one call: after the third failed
 /// repeat it answers [`NextMove::Stop`].
@@ -159,7 +160,9 @@ fn repeat_is_safe(envelope: &ErrorEnvelope, tool: CallBehaviour) -> bool {
         envelope.effect
     };
     let may_succeed = envelope.effect != Effect::Nothing && envelope.error_class.is_retryable();
-    retryable(may_succeed, effect, tool.idempotent || tool.read_only)
+    RetryInputs::may_succeed(may_succeed)
+        .idempotent_if(tool.idempotent || tool.read_only)
+        .retryable(effect)
 }
 
 /// The text to show the model for `envelope` and the host's `next` move,

@@ -1,5 +1,5 @@
-//! [`Effect`]: whether a failed call changed anything, and the one rule
-//! that combines it with `retryable`.
+//! [`Effect`]: whether a failed call changed anything, and whether that
+//! allows a blind repeat (the retry rule itself is `model/retry.rs`).
 
 use serde::{Deserialize, Serialize};
 
@@ -81,17 +81,6 @@ impl Effect {
     pub(crate) fn is_check_step(step: &str) -> bool {
         step == CHECK_UNKNOWN || step == CHECK_PARTIAL
     }
-}
-
-/// The retry rule, in one place for every envelope and every catalog
-/// row: an envelope is `retryable` when a later attempt may succeed
-/// (`may_succeed`: the class's [`ErrorClass::is_retryable`], or an
-/// author's or a call's judgement) *and* repeating the call is safe
-/// ([`Effect::allows_repeat`]: nothing changed, or the operation is
-/// idempotent).
-#[must_use]
-pub(crate) const fn retryable(may_succeed: bool, effect: Effect, idempotent: bool) -> bool {
-    may_succeed && effect.allows_repeat(idempotent)
 }
 
 impl core::fmt::Display for Effect {

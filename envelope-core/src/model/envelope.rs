@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 use crate::model::argument_error::ArgumentError;
 use crate::model::category::UserErrorCategory;
 use crate::model::class::{ErrorClass, Owner};
-use crate::model::effect::{Effect, retryable};
+use crate::model::effect::Effect;
+use crate::model::retry::RetryInputs;
 
 mod read;
 
@@ -194,37 +195,15 @@ pub struct EnvelopeFields {
     pub(crate) rule: Unwired,
 }
 
-/// The envelope's state off the wire: what the retry rule combines with
-/// the effect (whether a later attempt may succeed, the class's judgement
-/// or an author's, and whether the operation is idempotent), and whether a
-/// `CallContext` has answered the envelope (applied the call and logged
-/// it), so a transport that applies a context again does not log it twice.
-/// Not part of the wire form, and so not of equality: every `Unwired`
-/// equals every other.
+/// The envelope's state off the wire: the retry rule's inputs (see
+/// [`RetryInputs`]), and whether a `CallContext` has answered the envelope
+/// (applied the call and logged it), so a transport that applies a context
+/// again does not log it twice. Not part of the wire form, and so not of
+/// equality: every `Unwired` equals every other.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Unwired {
-    pub(crate) may_succeed: bool,
-    pub(crate) idempotent: bool,
+    pub(crate) retry: RetryInputs,
     pub(crate) answered: bool,
-}
-
-impl Unwired {
-    /// The inputs of a fresh envelope of `class`: the class's judgement of
-    /// whether a later attempt may succeed, nothing declared idempotent.
-    pub(crate) const fn for_class(class: ErrorClass) -> Self {
-        Unwired {
-            may_succeed: class.is_retryable(),
-            idempotent: false,
-            answered: false,
-        }
-    }
-
-    /// `retryable` for a failure with `effect`: the retry rule
-    /// ([`crate::model::effect::retryable`]) over these inputs. Every
-    /// envelope's `retryable` is computed here.
-    pub(crate) const fn retryable(self, effect: Effect) -> bool {
-        retryable(self.may_succeed, effect, self.idempotent)
-    }
 }
 
 impl PartialEq for Unwired {
@@ -299,7 +278,7 @@ impl ErrorEnvelope {
     /// effect and retry inputs, and `retryable` by the rule, but no check
     /// step yet: [`ErrorEnvelope::new`] and the derive settle it.
     pub(crate) fn unsettled(error_class: ErrorClass, message: String) -> Self {
-        let rule = Unwired::for_class(error_class);
+        let retry = RetryInputs::of_class(error_class);
         let effect = error_class.default_effect();
         ErrorEnvelope(Box::new(EnvelopeFields {
             is_error: true,
@@ -312,13 +291,16 @@ impl ErrorEnvelope {
             retry_after_ms: None,
             code: None,
             category: Some(error_class.default_category()),
-            retryable: rule.retryable(effect),
+            retryable: retry.retryable(effect),
             effect,
             correlation_id: None,
             help_url: None,
             details: Map::new(),
             argument_errors: Vec::new(),
-            rule,
+            rule: Unwired {
+                retry,
+                answered: false,
+            },
         }))
     }
 
@@ -339,23 +321,22 @@ impl ErrorEnvelope {
 
     /// Sets the retry rule's inputs and applies the rule
     /// ([`ErrorEnvelope::apply_retry_rule`]).
-    pub(crate) fn settle(&mut self, may_succeed: bool, idempotent: bool) {
-        self.0.rule.may_succeed = may_succeed;
-        self.0.rule.idempotent = idempotent;
+    pub(crate) fn settle(&mut self, retry: RetryInputs) {
+        self.0.rule.retry = retry;
         self.apply_retry_rule();
     }
 
-    /// Applies the retry rule ([`Unwired::retryable`]) to the stored
+    /// Applies the retry rule ([`RetryInputs::retryable`]) to the stored
     /// inputs and the effect; when a repeat is not safe, the effect's check
     /// step ([`Effect::check_step`]) comes first among the next steps.
     /// Applying it again replaces the earlier check step.
     pub(crate) fn apply_retry_rule(&mut self) {
         let fields = &mut *self.0;
-        fields.retryable = fields.rule.retryable(fields.effect);
+        fields.retryable = fields.rule.retry.retryable(fields.effect);
         fields
             .next_steps
             .retain(|step| !Effect::is_check_step(step));
-        let safe = fields.effect.allows_repeat(fields.rule.idempotent);
+        let safe = fields.rule.retry.allows_repeat(fields.effect);
         if let Some(step) = fields.effect.check_step().filter(|_| !safe) {
             fields.next_steps.insert(0, String::from(step));
         }
@@ -371,7 +352,7 @@ impl ErrorEnvelope {
         if read_only {
             fields.effect = Effect::Nothing;
         }
-        fields.rule.idempotent |= idempotent;
+        fields.rule.retry = fields.rule.retry.idempotent_if(idempotent);
         self.apply_retry_rule();
     }
 
@@ -393,7 +374,7 @@ impl ErrorEnvelope {
     /// [`with_effect`](ErrorEnvelope::with_effect) calls.
     #[must_use]
     pub fn idempotent(mut self) -> Self {
-        self.0.rule.idempotent = true;
+        self.0.rule.retry = self.0.rule.retry.idempotent_if(true);
         self.apply_retry_rule();
         self
     }
@@ -407,7 +388,7 @@ impl ErrorEnvelope {
     /// retryable.
     #[must_use]
     pub fn with_retryable(mut self, may_succeed: bool) -> Self {
-        self.0.rule.may_succeed = may_succeed;
+        self.0.rule.retry.may_succeed = may_succeed;
         self.apply_retry_rule();
         self
     }
@@ -557,7 +538,12 @@ impl ErrorEnvelope {
             fields.effect = Effect::Partial;
         }
         fields.rule = old.rule;
-        envelope.settle(class.is_retryable(), old.rule.idempotent);
+        // Every input carries over but the judgement, which is the new
+        // class's.
+        envelope.settle(RetryInputs {
+            may_succeed: class.is_retryable(),
+            ..old.rule.retry
+        });
         envelope
     }
 

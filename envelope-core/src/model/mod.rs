@@ -2,7 +2,7 @@
 //! rendered or where it came from.
 //!
 //! [`class`] holds the one table of every class fact; the others build on
-//! it: the category, the effect and the retry rule, an argument problem,
+//! it: the category, the effect, the retry rule and its inputs (`retry`), an argument problem,
 //! the envelope itself (and its lenient reading, `lenient`), the tool
 //! result, a variant's static description and the near-miss search.
 
@@ -13,5 +13,6 @@ pub(crate) mod effect;
 pub(crate) mod envelope;
 pub mod fuzzy;
 pub(crate) mod lenient;
+pub(crate) mod retry;
 pub(crate) mod tool_result;
 pub(crate) mod variant_spec;

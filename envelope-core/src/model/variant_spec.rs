@@ -4,7 +4,8 @@ use serde::Serialize;
 
 use crate::model::category::UserErrorCategory;
 use crate::model::class::{ErrorClass, Owner};
-use crate::model::effect::{Effect, retryable};
+use crate::model::effect::Effect;
+use crate::model::retry::RetryInputs;
 
 /// What one variant of an [`Envelope`](crate::Envelope) type produces, known
 /// at compile time. `Envelope::catalog()` returns one per variant, so a
@@ -130,11 +131,11 @@ impl VariantSpec {
     const fn settle(mut self) -> Self {
         self.retryable = match (self.class, self.effect) {
             (Some(class), Some(effect)) => {
-                let may_succeed = match self.may_succeed {
-                    Some(may_succeed) => may_succeed,
-                    None => class.is_retryable(),
+                let inputs = match self.may_succeed {
+                    Some(may_succeed) => RetryInputs::may_succeed(may_succeed),
+                    None => RetryInputs::of_class(class),
                 };
-                Some(retryable(may_succeed, effect, self.idempotent))
+                Some(inputs.idempotent_if(self.idempotent).retryable(effect))
             }
             _ => None,
         };

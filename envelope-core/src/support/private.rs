@@ -24,6 +24,7 @@ pub use crate::model::category::UserErrorCategory;
 pub use crate::model::class::ErrorClass;
 pub use crate::model::effect::Effect;
 pub use crate::model::envelope::ErrorEnvelope;
+use crate::model::retry::RetryInputs;
 pub use crate::model::variant_spec::VariantSpec;
 pub use crate::support::arguments::*;
 pub use crate::support::resource::*;
@@ -134,7 +135,7 @@ pub fn or<T, C: Into<T>>(field: Option<T>, constant: C) -> Option<T> {
 /// `Effect::allows_repeat`): `may_succeed` is the variant's `retryable`
 /// or its class's.
 pub fn settle(envelope: &mut ErrorEnvelope, may_succeed: bool, idempotent: bool) {
-    envelope.settle(may_succeed, idempotent);
+    envelope.settle(RetryInputs::may_succeed(may_succeed).idempotent_if(idempotent));
 }
 
 /// The setters of the fields a derived arm fills, one per field and named

@@ -21,6 +21,7 @@ use crate::model::category::UserErrorCategory;
 use crate::model::class::ErrorClass;
 use crate::model::effect::Effect;
 use crate::model::lenient::{ora_code, retry_after_ms};
+use crate::model::retry::RetryInputs;
 
 /// The reading side of [`ErrorEnvelope`]: the same keys, each optional one
 /// also accepting `null`. Named `ErrorEnvelope` for serde, so its error
@@ -88,17 +89,11 @@ impl<'de> Deserialize<'de> for ErrorEnvelope {
             // How the writer leaves out `false`.
             Retryable::Missing => false,
             // Not stated: what `ErrorEnvelope::new` would set.
-            Retryable::Null => Unwired::for_class(error_class).retryable(effect),
+            Retryable::Null => RetryInputs::of_class(error_class).retryable(effect),
             Retryable::Given(retryable) => retryable,
         };
-        // The rule's inputs, as far as the wire tells them: a retryable
-        // envelope may succeed, and was idempotent if its effect alone
-        // forbids a repeat; a safe repeat that is not retryable cannot
-        // succeed; otherwise the class judges.
-        let safe = effect.allows_repeat(false);
         let rule = Unwired {
-            may_succeed: retryable || (!safe && error_class.is_retryable()),
-            idempotent: retryable && !safe,
+            retry: RetryInputs::read(error_class, effect, retryable),
             answered: false,
         };
         Ok(ErrorEnvelope(Box::new(EnvelopeFields {
