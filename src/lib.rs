@@ -122,7 +122,7 @@
 //!
 //! | feature | adds | turns on |
 //! |---|---|---|
-//! | `rmcp` | rmcp (3.11) servers: [`CallContext`] as a tool parameter (name, declared annotations, correlation id, cancellation), `rmcp::call_tool` with near-miss names for unknown tools and, opt-in per server, the draft SEP-3313 tool-failure `_meta` (`rmcp::Tools::tool_failure_meta`); derived types and `ErrorEnvelope` are tool errors (`IntoCallToolResult`) and convert into `rmcp::model::CallToolResult`, so `Result<Json<T>, ErrorEnvelope>` is a tool's return type with no glue; the argument extractor `args::Args` | `schemars` |
+//! | `rmcp` | rmcp (3.11) servers: `rmcp::Router`, the tool router that runs each call inside its [`CallContext`] (name, declared annotations, correlation id, cancellation) so every error result, plain `?` included, is answered through it, with near-miss names for unknown tools and, opt-in, the draft SEP-3313 tool-failure `_meta` (`rmcp::Router::with_tool_failure_meta`); derived types and `ErrorEnvelope` are tool errors (`IntoCallToolResult`) and convert into `rmcp::model::CallToolResult`, so `Result<Json<T>, ErrorEnvelope>` is a tool's return type with no glue; the argument extractor `args::Args` | `schemars` |
 //! | `schemars` | `JsonSchema` (schemars 1.x) for [`ErrorEnvelope`], [`ErrorClass`], [`UserErrorCategory`] and [`ToolResult`], for a tool's `outputSchema`; `args::Args` | |
 //! | `jsonschema` | `args::parse_with_schema`: every problem in a tool's arguments at once, checked against the argument type's JSON Schema | |
 //! | `tracing` | `log::report`: one `tracing` event per error for the operator, with its `source()` chain and correlation id | |
@@ -198,7 +198,11 @@ macro_rules! __envelope_rmcp {
                 $crate::__private::rmcp::CallToolResponse,
                 $crate::__private::rmcp::ErrorData,
             > {
-                $crate::__private::rmcp::into_call_tool_result(self)
+                // The error's text for the log line, as for axum below.
+                #[allow(unused_imports)]
+                use $crate::__private::{ErrorText as _, NoErrorText as _};
+                let text = (&$crate::__private::Cause(&self)).text();
+                $crate::__private::rmcp::into_call_tool_result(self, text)
             }
         }
 
@@ -207,7 +211,10 @@ macro_rules! __envelope_rmcp {
         impl $($generics)* ::core::convert::From<$($ty)*> for $crate::__private::rmcp::CallToolResult $($where)* {
             #[inline]
             fn from(error: $($ty)*) -> Self {
-                $crate::__private::rmcp::call_tool_result(error)
+                #[allow(unused_imports)]
+                use $crate::__private::{ErrorText as _, NoErrorText as _};
+                let text = (&$crate::__private::Cause(&error)).text();
+                $crate::__private::rmcp::call_tool_result(error, text)
             }
         }
     };
@@ -240,8 +247,8 @@ macro_rules! __envelope_axum {
                 // `std::error::Error`: `ErrorText` is found first by
                 // method resolution, `NoErrorText` (one `&` further) else.
                 #[allow(unused_imports)]
-                use $crate::__private::axum::{ErrorText as _, NoErrorText as _};
-                let text = (&$crate::__private::axum::Cause(&self)).text();
+                use $crate::__private::{ErrorText as _, NoErrorText as _};
+                let text = (&$crate::__private::Cause(&self)).text();
                 $crate::__private::axum::into_response(self, text)
             }
         }

@@ -1,28 +1,31 @@
 //! A stdio MCP server (rmcp) over a tiny in-memory schema catalog, whose
 //! every tool error is an `#[derive(Envelope)]` enum, answered through the
-//! call's `envelope::CallContext`.
+//! call's `envelope::CallContext` with plain `?`.
 //!
 //! Run from the repository root: `cargo run -p envelope-test-suite --example
 //! mcp_server --features rmcp,jsonschema`, then speak MCP on stdin/stdout
 //! (or let a client start it: see the guide, `envelope::guide::integrations`,
 //! "MCP servers with rmcp"). Start it with `--sep-3313` (after `--` with
 //! `cargo run`) for the draft tool-failure `_meta` object on every error
-//! result (`envelope::rmcp::Tools::tool_failure_meta`).
+//! result (`envelope::rmcp::Router::with_tool_failure_meta`).
 //!
-//! **One call, one context.** Every tool that can fail takes `call:
-//! CallContext`, which rmcp fills (`envelope::rmcp`'s `FromContextPart`,
-//! through the server's `envelope::rmcp::Tools` impl) with the tool's name,
-//! its declared annotations, the request's correlation id (the
-//! `_meta.correlationId` the client sent, else the trace id of a W3C
-//! `traceparent` it sent there, else a generated
-//! `"<8 hex>-<n>-req-<jsonrpc id>"`)
-//! and the client's cancellation. Every fallible line ends in
-//! `.or_fail(&call)?` (`envelope::OrFail`), the one path of a failure: a
-//! cancelled call answers `CANCELLED`, the declared behaviour decides
-//! `effect` and `retryable`, the envelope gets the call's correlation id,
-//! and the operator's log gets one line (feature `tracing`, on stderr,
-//! where an MCP client keeps a server's log) with the error's full
-//! `Display`, `source()` chain and the same id.
+//! **One call, one context.** The server's router is an
+//! `envelope::rmcp::Router`, and rmcp's `#[tool_handler(router =
+//! self.tool_router)]` routes every `tools/call` through it. It runs each
+//! tool inside the call's `CallContext`: the tool's name, its declared
+//! annotations, the request's correlation id (the `_meta.correlationId`
+//! the client sent, else the trace id of a W3C `traceparent` it sent
+//! there, else a generated `"<8 hex>-<n>-req-<jsonrpc id>"`) and the
+//! client's cancellation. Every error result of the tool goes out through
+//! it, so a fallible line is plain `?`: a cancelled call answers
+//! `CANCELLED`, the declared behaviour decides `effect` and `retryable`,
+//! the envelope gets the call's correlation id, and the operator's log gets
+//! one line (feature `tracing`, on stderr, where an MCP client keeps a
+//! server's log) with the same id and, when the tool returns the derived
+//! error itself, its full `Display` and `source()` chain. `find_column`
+//! also takes `call: CallContext`, the same context, and answers one line
+//! with `.or_fail(&call)?` to show that both ways give one answer and one
+//! log line.
 //!
 //! **Reads and a write.** `list_tables`, `describe_table`, `find_column` and
 //! `row_count` declare `#[tool(annotations(read_only_hint = true))]`;
@@ -37,8 +40,7 @@
 //!   first next step "the call may have taken effect: check its result
 //!   before repeating it".
 //!
-//! **Unknown tools.** `ServerHandler::call_tool` is
-//! `envelope::rmcp::call_tool`, which routes known tools as rmcp does and
+//! **Unknown tools.** The router routes known tools as rmcp does and
 //! answers any other name with a tool error (`OBJECT_NOT_FOUND`, code
 //! `UNKNOWN_TOOL`) naming the near misses in `fuzzy_matches`
 //! (`describe_tabel`: `describe_table`), which a model can act on; rmcp's
@@ -60,7 +62,7 @@
 //!
 //! **Arguments** arrive as `Parameters<Args<T>>` (`envelope::args::Args`):
 //! the tool gets `Ok(T)`, or an `INVALID_ARGUMENTS` envelope that it answers
-//! with `.or_fail(&call)?` like any other error, listing every problem with
+//! with `?` like any other error, listing every problem with
 //! its JSON Pointer path, its kind (missing, wrong type, unknown field,
 //! unknown enum value), the expected type and near-miss names (`"tabel"`:
 //! did you mean `"table"`?). rmcp on its own (since 1.8, so 3.11 here)
@@ -74,16 +76,9 @@ use std::sync::{Arc, Mutex};
 
 use envelope::args::Args;
 use envelope::{CallContext, Envelope, ErrorEnvelope, OrFail};
-use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ServerCapabilities,
-    ServerConfig,
-};
-use rmcp::service::RequestContext;
-use rmcp::{
-    ErrorData, Json, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router,
-};
+use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::{Json, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -169,33 +164,22 @@ struct AnnotateArgs {
 /// `annotate_table` appends.
 #[derive(Clone)]
 pub struct CatalogServer {
-    tool_router: ToolRouter<Self>,
+    /// rmcp's router, with every failure answered through its call's
+    /// context; unknown tools get the default answer, a tool error.
+    tool_router: envelope::rmcp::Router<Self>,
     /// The notes of each table, in the order they were added.
     notes: Arc<Mutex<BTreeMap<&'static str, Vec<String>>>>,
-    /// Whether error results carry the SEP-3313 `_meta` (`--sep-3313`).
-    tool_failure_meta: bool,
-}
-
-/// Lends the router to `CallContext`, which reads each tool's annotations
-/// from it; unknown tools get the default answer, a tool error; the
-/// SEP-3313 `_meta` is on with `--sep-3313`.
-impl envelope::rmcp::Tools for CatalogServer {
-    fn tool_router(&self) -> &ToolRouter<Self> {
-        &self.tool_router
-    }
-
-    fn tool_failure_meta(&self) -> bool {
-        self.tool_failure_meta
-    }
 }
 
 #[tool_router]
 impl CatalogServer {
+    /// The server; the SEP-3313 `_meta` is on with `tool_failure_meta`
+    /// (`--sep-3313`).
     pub fn new(tool_failure_meta: bool) -> Self {
         CatalogServer {
-            tool_router: Self::tool_router(),
+            tool_router: envelope::rmcp::Router::new(Self::tool_router())
+                .with_tool_failure_meta(tool_failure_meta),
             notes: Arc::default(),
-            tool_failure_meta,
         }
     }
 
@@ -211,11 +195,10 @@ impl CatalogServer {
     #[tool(annotations(read_only_hint = true))]
     async fn describe_table(
         &self,
-        call: CallContext,
         Parameters(Args(args)): Parameters<Args<TableArgs>>,
     ) -> Result<Json<TableInfo>, ErrorEnvelope> {
-        let TableArgs { table: name } = args.or_fail(&call)?;
-        let table = open(&name).or_fail(&call)?;
+        let TableArgs { table: name } = args?;
+        let table = open(&name)?;
         Ok(Json(TableInfo {
             table: table.name.to_owned(),
             columns: table
@@ -240,8 +223,8 @@ impl CatalogServer {
             table: name,
             column,
             case,
-        } = args.or_fail(&call)?;
-        let table = open(&name).or_fail(&call)?;
+        } = args?;
+        let table = open(&name)?;
         let matches = |c: &str| match case {
             Case::Exact => c == column,
             Case::Insensitive => c.eq_ignore_ascii_case(&column),
@@ -267,12 +250,11 @@ impl CatalogServer {
     #[tool(annotations(read_only_hint = true))]
     async fn row_count(
         &self,
-        call: CallContext,
         Parameters(Args(args)): Parameters<Args<TableArgs>>,
     ) -> Result<String, CallToolResult> {
-        let TableArgs { table: name } = args.or_fail(&call)?;
-        let table = open(&name).or_fail(&call)?;
-        let rows = row_count(table).or_fail(&call)?;
+        let TableArgs { table: name } = args?;
+        let table = open(&name)?;
+        let rows = row_count(table)?;
         Ok(format!("{}: {rows} rows", table.name))
     }
 
@@ -285,11 +267,10 @@ impl CatalogServer {
     ))]
     async fn annotate_table(
         &self,
-        call: CallContext,
         Parameters(Args(args)): Parameters<Args<AnnotateArgs>>,
     ) -> Result<String, ErrorEnvelope> {
-        let AnnotateArgs { table: name, note } = args.or_fail(&call)?;
-        let table = open(&name).or_fail(&call)?;
+        let AnnotateArgs { table: name, note } = args?;
+        let table = open(&name)?;
         let mut notes = self
             .notes
             .lock()
@@ -307,16 +288,6 @@ impl CatalogServer {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for CatalogServer {
-    /// Known tools as rmcp routes them; an unknown name gets a tool error
-    /// with the near-miss tool names.
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        envelope::rmcp::call_tool(self, request, context).await
-    }
-
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new(

@@ -28,9 +28,11 @@ type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
 /// 5. the envelope is returned, for the transport to render (rmcp's
 ///    `CallToolResult`, problem details).
 ///
-/// An error that does not go through the context (a derived error returned
-/// as it is, with `?` into the tool's own error type) gets none of this:
-/// answer every error of the call through it.
+/// The transports do this for every failure of a call they route: rmcp's
+/// `envelope::rmcp::Router` (feature `rmcp`) and axum's `answer_failures`
+/// (feature `axum`), so a tool or handler there writes plain `?`. Elsewhere
+/// (a chat loop, a script runner), an error that does not go through the
+/// context gets none of this: answer every error of the call through it.
 ///
 /// ```
 /// # extern crate envelope_core as envelope;

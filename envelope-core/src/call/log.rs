@@ -65,6 +65,16 @@ pub(crate) fn sources<E: Error + ?Sized>(error: &E) -> Vec<String> {
     chain
 }
 
+/// [`record`] with the error's text as the integrations carry it (its
+/// `Display` and `source()` chain), or, without one, the envelope's
+/// message and no sources.
+pub(crate) fn record_text(envelope: &ErrorEnvelope, text: Option<&(String, Vec<String>)>) {
+    match text {
+        Some((display, sources)) => record(envelope, display, sources),
+        None => record(envelope, &envelope.message, &[]),
+    }
+}
+
 /// Emits [`report`]'s event for `envelope`, with the error's `Display`
 /// text and the `Display` of its sources.
 pub(crate) fn record(envelope: &ErrorEnvelope, display: &str, sources: &[String]) {

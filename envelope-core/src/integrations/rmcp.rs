@@ -1,11 +1,18 @@
 //! rmcp (feature `rmcp`): tool errors that need no glue.
 //!
-//! - [`CallContext`] is a tool-function parameter: rmcp fills it for each
-//!   call (`FromContextPart`) with the tool's name, its declared
-//!   annotations (`readOnlyHint`, `idempotentHint`, `destructiveHint`, read
-//!   from the server's router through [`Tools`]), a correlation id from the
-//!   request and the client's cancellation. A fallible line in a tool is
-//!   then `.or_fail(&call)?`.
+//! - [`Router`] is the server's tool router: rmcp's `ToolRouter` plus
+//!   the answer to every failure. rmcp's `#[tool_handler(router =
+//!   self.tool_router)]` routes each `tools/call` through it, and it runs
+//!   the tool inside the call's [`CallContext`] (the tool's name, its
+//!   declared annotations `readOnlyHint`, `idempotentHint`,
+//!   `destructiveHint`, a correlation id from the request, the client's
+//!   cancellation). Every error result of the tool then goes out through
+//!   that context, whether the tool wrote `?`, `.or_fail(&call)?` or
+//!   returned an envelope: the retry rule over the annotations, the
+//!   correlation id, one log line (feature `tracing`).
+//! - A call of a tool the router does not have gets the near-miss tool
+//!   names ([`UnknownTool`]); opt-in, every error result carries the draft
+//!   SEP-3313 tool-failure object ([`Router::with_tool_failure_meta`]).
 //! - `ErrorEnvelope`, and through the facade every derived type, is an
 //!   rmcp tool error (`IntoCallToolResult`): `Result<Json<T>, ErrorEnvelope>`
 //!   is a valid `#[tool]` return type. The error result carries the
@@ -15,30 +22,34 @@
 //! - `From<ErrorEnvelope> for CallToolResult` gives the full result, the
 //!   envelope in `structuredContent` too (the JSON of
 //!   [`Envelope::to_mcp_result`]), for a tool without an `outputSchema`.
-//! - [`call_tool`] routes a `tools/call`, answers a call of an unknown tool
-//!   with the near-miss tool names ([`UnknownTool`]) and, when the server
-//!   turns it on ([`Tools::tool_failure_meta`]), adds the draft SEP-3313
-//!   tool-failure object to every error result.
+//! - [`CallContext`] is a tool-function parameter (rmcp's
+//!   `FromContextPart`): the same context the router runs the call in,
+//!   for a tool that wants an answer in hand (`.or_fail(&call)`) or the
+//!   call's span.
 //!
-//! A server wires it with one impl and one method:
+//! A server wires it with the router's type and rmcp's own attribute:
 //!
 //! ```text
-//! impl envelope::rmcp::Tools for NotesServer {
-//!     fn tool_router(&self) -> &ToolRouter<Self> { &self.tool_router }
+//! struct NotesServer { tool_router: envelope::rmcp::Router<Self> }
+//!
+//! #[tool_router]
+//! impl NotesServer {
+//!     fn new() -> Self { NotesServer { tool_router: Self::tool_router().into() } }
+//!     // #[tool] async fn get_note(...) -> Result<Json<Note>, ErrorEnvelope>
 //! }
 //!
 //! #[tool_handler(router = self.tool_router)]
-//! impl ServerHandler for NotesServer {
-//!     async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>)
-//!         -> Result<CallToolResponse, ErrorData> {
-//!         envelope::rmcp::call_tool(self, request, context).await
-//!     }
-//! }
+//! impl ServerHandler for NotesServer {}
 //! ```
 //!
-//! and a tool reads
-//! `async fn get_note(&self, call: CallContext, Parameters(Args(args)): Parameters<Args<GetNote>>) -> Result<Json<Note>, ErrorEnvelope>`
-//! (the whole server: `test_suite/examples/mcp_server.rs`).
+//! (the whole server: `test_suite/examples/mcp_server.rs`). A call routed
+//! around [`Router`] (rmcp's `ToolRouter` as the field, or
+//! `#[tool_handler]` without `router = self.tool_router`, which builds
+//! rmcp's router again for each call) is not answered silently: a tool
+//! that takes a `CallContext` fails with a JSON-RPC error naming the fix,
+//! and any other tool's failure goes out as the tool made it, with one
+//! warning per process under `tracing` (a conversion outside a server
+//! call, in a test say, warns the same way).
 
 // rmcp's own types, for the derived impls (through `__private`); not
 // public API: users name them from rmcp.
@@ -49,28 +60,35 @@ pub use ::rmcp::handler::server::tool::IntoCallToolResult;
 #[doc(hidden)]
 pub use ::rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
-use ::rmcp::RoleServer;
+use std::borrow::Cow;
+
 use ::rmcp::handler::server::common::FromContextPart;
 use ::rmcp::handler::server::router::tool::ToolRouter;
 use ::rmcp::handler::server::tool::ToolCallContext;
-use ::rmcp::model::{CallToolRequestParams, MetaObject, RequestId};
-use ::rmcp::service::RequestContext;
+use ::rmcp::model::{MetaObject, RequestId, Tool};
 use serde_json::Value;
 
 use crate::call::{CallBehaviour, CallContext};
-use crate::model::envelope::ErrorEnvelope;
 use crate::convert::envelope_trait::Envelope;
+use crate::model::envelope::ErrorEnvelope;
+
+tokio::task_local! {
+    /// The context of the call [`Router::call`] is running, for the
+    /// conversions of the tool's error results and the tool's own
+    /// `CallContext` parameter.
+    static CALL: CallContext;
+}
 
 // The same bodies as a derived type's impls.
 impl From<ErrorEnvelope> for CallToolResult {
     fn from(envelope: ErrorEnvelope) -> Self {
-        call_tool_result(envelope)
+        full_result(&answered(envelope, None))
     }
 }
 
 impl IntoCallToolResult for ErrorEnvelope {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        into_call_tool_result(self)
+        Ok(text_result(&answered(self, None)).into())
     }
 }
 
@@ -90,47 +108,141 @@ fn full_result(envelope: &ErrorEnvelope) -> CallToolResult {
     result
 }
 
-/// The body of a derived type's `IntoCallToolResult`.
+/// `envelope` answered through the context of the call being run (see
+/// [`CallContext::fail`]), logging `text` (the error's `Display` and
+/// `source()` chain) when there is one, else the envelope's message. Out
+/// of a routed call, as it is, with one warning per process.
+fn answered(envelope: ErrorEnvelope, text: Option<(String, Vec<String>)>) -> ErrorEnvelope {
+    let Ok(call) = CALL.try_with(CallContext::clone) else {
+        warn_unrouted();
+        return envelope;
+    };
+    // Only the log line reads the text.
+    #[cfg(not(feature = "tracing"))]
+    let _ = text;
+    call.answer(envelope, |_envelope| {
+        #[cfg(feature = "tracing")]
+        crate::call::log::record_text(_envelope, text.as_ref());
+    })
+}
+
+/// The message of a failure answered outside [`Router::call`], and of the
+/// JSON-RPC error of a `CallContext` parameter there.
+const UNROUTED: &str = "this tools/call was not routed through envelope::rmcp::Router, so its failures miss the tool's annotations and correlation id: declare the server's router field as `envelope::rmcp::Router<Self>` (`tool_router: Self::tool_router().into()`) and write `#[tool_handler(router = self.tool_router)]`";
+
+/// Warns once per process (feature `tracing`) that a failure was answered
+/// outside [`Router::call`].
+fn warn_unrouted() {
+    #[cfg(feature = "tracing")]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| tracing::warn!(target: "envelope", "{UNROUTED}"));
+    }
+}
+
+/// The body of a derived type's `IntoCallToolResult`: `text` is the
+/// error's `Display` and `source()` chain when the type is a
+/// `std::error::Error` (`__private::Cause`), for the log line.
 #[doc(hidden)]
-pub fn into_call_tool_result<E: Envelope>(error: E) -> Result<CallToolResponse, ErrorData> {
-    Ok(text_result(&error.into_envelope()).into())
+pub fn into_call_tool_result<E: Envelope>(
+    error: E,
+    text: Option<(String, Vec<String>)>,
+) -> Result<CallToolResponse, ErrorData> {
+    Ok(text_result(&answered(error.into_envelope(), text)).into())
 }
 
 /// The body of a derived type's `From<T> for CallToolResult`.
 #[doc(hidden)]
 #[must_use]
-pub fn call_tool_result<E: Envelope>(error: E) -> CallToolResult {
-    full_result(&error.into_envelope())
+pub fn call_tool_result<E: Envelope>(error: E, text: Option<(String, Vec<String>)>) -> CallToolResult {
+    full_result(&answered(error.into_envelope(), text))
 }
 
-/// A server whose tools take a [`CallContext`]: it lends the router, so
-/// the context can read each tool's declared annotations, and says how a
-/// call of an unknown tool is answered. One line for most servers:
-/// `fn tool_router(&self) -> &ToolRouter<Self> { &self.tool_router }`.
+/// A server's tool router: rmcp's [`ToolRouter`] (reached through
+/// `Deref`, for `add_route`, `disable_route` and the rest), plus the
+/// answer to every failure of the calls it routes.
 ///
-/// Without it, a `#[tool]` taking a `CallContext` does not compile, and
-/// rustc reports it at `#[tool_router]` as rmcp's "the trait bound
-/// `(Tool, fn(..)): IntoToolRoute<..>` is not satisfied": the missing
-/// piece is this impl.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` does not implement `envelope::rmcp::Tools`, which a `CallContext` tool parameter needs",
-    label = "the server whose tools take a `CallContext`",
-    note = "add `impl envelope::rmcp::Tools for {Self} {{ fn tool_router(&self) -> &ToolRouter<Self> {{ &self.tool_router }} }}`"
-)]
-pub trait Tools: Sized + Send + Sync + 'static {
-    /// The server's tool router (the one `#[tool_router]` built).
-    fn tool_router(&self) -> &ToolRouter<Self>;
+/// Declare the server's router field with it, convert the router
+/// `#[tool_router]` builds (`Self::tool_router().into()`), and let rmcp's
+/// `#[tool_handler(router = self.tool_router)]` route through it: that
+/// attribute calls the three methods of the same names as rmcp's,
+/// [`Router::call`], [`Router::list_all`] and [`Router::get`].
+///
+/// ```text
+/// tool_router: Self::tool_router().into(),
+/// // or, answering an unknown tool with a JSON-RPC error:
+/// tool_router: envelope::rmcp::Router::new(Self::tool_router())
+///     .with_unknown_tool(envelope::rmcp::UnknownTool::ProtocolError),
+/// ```
+pub struct Router<S> {
+    tools: ToolRouter<S>,
+    unknown_tool: UnknownTool,
+    tool_failure_meta: bool,
+}
 
-    /// How [`call_tool`] answers a call of a tool the router does not
-    /// have; see [`UnknownTool`]. The provided method returns
-    /// [`UnknownTool::ToolError`].
-    fn unknown_tool(&self) -> UnknownTool {
-        UnknownTool::ToolError
+impl<S> Clone for Router<S> {
+    fn clone(&self) -> Self {
+        Router {
+            tools: self.tools.clone(),
+            unknown_tool: self.unknown_tool,
+            tool_failure_meta: self.tool_failure_meta,
+        }
+    }
+}
+
+impl<S> std::fmt::Debug for Router<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Router")
+            .field("tools", &self.tools)
+            .field("unknown_tool", &self.unknown_tool)
+            .field("tool_failure_meta", &self.tool_failure_meta)
+            .finish()
+    }
+}
+
+impl<S: Send + Sync + 'static> From<ToolRouter<S>> for Router<S> {
+    fn from(tools: ToolRouter<S>) -> Self {
+        Router::new(tools)
+    }
+}
+
+impl<S> std::ops::Deref for Router<S> {
+    type Target = ToolRouter<S>;
+
+    fn deref(&self) -> &ToolRouter<S> {
+        &self.tools
+    }
+}
+
+impl<S> std::ops::DerefMut for Router<S> {
+    fn deref_mut(&mut self) -> &mut ToolRouter<S> {
+        &mut self.tools
+    }
+}
+
+impl<S: Send + Sync + 'static> Router<S> {
+    /// Routes through `tools`; an unknown tool is answered as
+    /// [`UnknownTool::ToolError`], and no SEP-3313 object is added.
+    #[must_use]
+    pub fn new(tools: ToolRouter<S>) -> Self {
+        Router {
+            tools,
+            unknown_tool: UnknownTool::ToolError,
+            tool_failure_meta: false,
+        }
     }
 
-    /// Whether [`call_tool`] adds the tool-failure object of MCP's draft
-    /// SEP-3313 ("Structured Tool-Failure Classification") to every error
-    /// result whose text is an envelope, under
+    /// Sets how a call of a tool the router does not have (or has
+    /// disabled) is answered; see [`UnknownTool`].
+    #[must_use]
+    pub fn with_unknown_tool(mut self, answer: UnknownTool) -> Self {
+        self.unknown_tool = answer;
+        self
+    }
+
+    /// Sets whether every error result whose text is an envelope carries
+    /// the tool-failure object of MCP's draft SEP-3313 ("Structured
+    /// Tool-Failure Classification"), under
     /// `_meta["io.modelcontextprotocol/toolFailure"]`:
     ///
     /// | member | value |
@@ -151,11 +263,101 @@ pub trait Tools: Sized + Send + Sync + 'static {
     /// `RateLimited` is `reliability` although a limit is a policy: it
     /// lifts after the retry hint, and only `reliability` may carry
     /// `retryable`. An error result whose text is not an envelope (a tool
-    /// that returns a plain `String` error) gets no object.
+    /// that returns a plain `String` error) gets no object. Off by
+    /// default while the SEP is a draft.
+    #[must_use]
+    pub fn with_tool_failure_meta(mut self, on: bool) -> Self {
+        self.tool_failure_meta = on;
+        self
+    }
+
+    /// The tools the router lists (`tools/list`), as rmcp's
+    /// `ToolRouter::list_all`: enabled tools, by name.
+    #[must_use]
+    pub fn list_all(&self) -> Vec<Tool> {
+        self.tools.list_all()
+    }
+
+    /// The definition of the enabled tool `name`, as rmcp's
+    /// `ToolRouter::get`.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.tools.get(name)
+    }
+
+    /// Routes one `tools/call`: runs the tool inside the call's
+    /// [`CallContext`], so each of its error results goes out through
+    /// that context (see the module docs); a call of a tool the router
+    /// does not have (or has disabled) is answered as
+    /// [`Router::with_unknown_tool`] says, through a context of its own
+    /// (correlation id, one log line).
     ///
-    /// The provided method returns `false`: off while the SEP is a draft.
-    fn tool_failure_meta(&self) -> bool {
-        false
+    /// # Errors
+    ///
+    /// What rmcp's router returns (a tool's protocol error, an argument
+    /// that does not deserialize); for an unknown tool with
+    /// [`UnknownTool::ProtocolError`], `-32602` with the near misses.
+    pub async fn call(&self, context: ToolCallContext<'_, S>) -> Result<CallToolResponse, ErrorData> {
+        let name = context.name.clone();
+        let request = &context.request_context;
+        let id = correlation_id(&request.meta, &request.id);
+        let meta = self.tool_failure_meta;
+        let Some(tool) = self.tools.get(&name) else {
+            return self.unknown(name, id);
+        };
+        let behaviour = tool
+            .annotations
+            .as_ref()
+            .map(|hints| {
+                CallBehaviour::from_hints(
+                    hints.read_only_hint,
+                    hints.idempotent_hint,
+                    hints.destructive_hint,
+                )
+            })
+            .unwrap_or_default();
+        let cancelled = request.ct.clone();
+        let call = CallContext::identified(name, id)
+            .with_behaviour(behaviour)
+            .with_cancellation(move || cancelled.is_cancelled());
+        let response = CALL.scope(call, self.tools.call(context)).await?;
+        Ok(match response {
+            CallToolResponse::Complete(result) if meta => with_failure_meta(result).into(),
+            other => other,
+        })
+    }
+
+    /// The answer to a call of the unknown tool `name`.
+    fn unknown(&self, name: Cow<'static, str>, id: String) -> Result<CallToolResponse, ErrorData> {
+        let known: Vec<String> = self
+            .tools
+            .list_all()
+            .into_iter()
+            .map(|tool| tool.name.into_owned())
+            .collect();
+        let call = CallContext::identified(name.clone(), id).with_behaviour(CallBehaviour::READ);
+        let envelope = call.fail(unknown_tool(&name, &known));
+        match self.unknown_tool {
+            UnknownTool::ToolError => {
+                let mut result = text_result(&envelope);
+                if self.tool_failure_meta {
+                    add_failure_meta(&mut result, &envelope);
+                }
+                Ok(result.into())
+            }
+            UnknownTool::ProtocolError => {
+                let mut message = format!("unknown tool {}", Value::from(cut(&name)));
+                if !envelope.fuzzy_matches.is_empty() {
+                    let names: Vec<String> = envelope
+                        .fuzzy_matches
+                        .iter()
+                        .map(|n| Value::from(n.as_str()).to_string())
+                        .collect();
+                    message.push_str(&format!("; did you mean {}?", names.join(" or ")));
+                }
+                Err(ErrorData::invalid_params(message, Some(envelope.to_json())))
+            }
+        }
     }
 }
 
@@ -181,64 +383,6 @@ pub enum UnknownTool {
     /// the near misses (`unknown tool "get_nte"; did you mean "get_note"?`)
     /// and its `data` the same envelope as JSON.
     ProtocolError,
-}
-
-/// Routes one `tools/call` to the server's router, as rmcp's
-/// `#[tool_handler]` does, except for a tool the router does not have (or
-/// has disabled): that call is answered as [`Tools::unknown_tool`] says,
-/// through a [`CallContext`] (correlation id, one log line).
-///
-/// # Errors
-///
-/// What the router returns (a tool's protocol error, an argument that
-/// does not deserialize); for an unknown tool with
-/// [`UnknownTool::ProtocolError`], `-32602` with the near misses.
-pub async fn call_tool<S: Tools>(
-    server: &S,
-    request: CallToolRequestParams,
-    context: RequestContext<RoleServer>,
-) -> Result<CallToolResponse, ErrorData> {
-    let router = server.tool_router();
-    let name = request.name.clone();
-    let meta = server.tool_failure_meta();
-    if router.has_route(&name) && !router.is_disabled(&name) {
-        let response = router
-            .call(ToolCallContext::new(server, request, context))
-            .await?;
-        return Ok(match response {
-            CallToolResponse::Complete(result) if meta => with_failure_meta(result).into(),
-            other => other,
-        });
-    }
-    let call = CallContext::identified(name.clone(), correlation_id(&context.meta, &context.id))
-        .with_behaviour(CallBehaviour::READ);
-    let known: Vec<String> = router
-        .list_all()
-        .into_iter()
-        .map(|tool| tool.name.into_owned())
-        .collect();
-    let envelope = call.fail(unknown_tool(&name, &known));
-    match server.unknown_tool() {
-        UnknownTool::ToolError => {
-            let mut result = text_result(&envelope);
-            if meta {
-                add_failure_meta(&mut result, &envelope);
-            }
-            Ok(result.into())
-        }
-        UnknownTool::ProtocolError => {
-            let mut message = format!("unknown tool {}", Value::from(cut(&name)));
-            if !envelope.fuzzy_matches.is_empty() {
-                let names: Vec<String> = envelope
-                    .fuzzy_matches
-                    .iter()
-                    .map(|n| Value::from(n.as_str()).to_string())
-                    .collect();
-                message.push_str(&format!("; did you mean {}?", names.join(" or ")));
-            }
-            Err(ErrorData::invalid_params(message, Some(envelope.to_json())))
-        }
-    }
 }
 
 /// `result` with the SEP-3313 tool-failure object in its `_meta`, when it
@@ -302,31 +446,17 @@ fn correlation_id(meta: &MetaObject, request: &RequestId) -> String {
         .unwrap_or_else(|| format!("{}-req-{request}", CallContext::generated_id()))
 }
 
-/// rmcp fills a tool's `CallContext` parameter: the tool's name, its
-/// declared annotations, the request's correlation id and the client's
-/// cancellation token.
-impl<S: Tools> FromContextPart<ToolCallContext<'_, S>> for CallContext {
-    fn from_context_part(context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
-        let name = context.name.clone();
-        let behaviour = context
-            .service
-            .tool_router()
-            .get(&name)
-            .and_then(|tool| tool.annotations.as_ref())
-            .map(|hints| {
-                CallBehaviour::from_hints(
-                    hints.read_only_hint,
-                    hints.idempotent_hint,
-                    hints.destructive_hint,
-                )
-            })
-            .unwrap_or_default();
-        let request = &context.request_context;
-        let id = correlation_id(&request.meta, &request.id);
-        let cancelled = request.ct.clone();
-        Ok(CallContext::identified(name, id)
-            .with_behaviour(behaviour)
-            .with_cancellation(move || cancelled.is_cancelled()))
+/// rmcp fills a tool's `CallContext` parameter with the context
+/// [`Router::call`] runs the call in (the tool's name, its declared
+/// annotations, the request's correlation id, the client's cancellation).
+///
+/// A call not routed through [`Router`] has none: the parameter fails
+/// with the JSON-RPC error `-32603` (internal error), its message naming
+/// the fix, so the wiring mistake shows on the first call.
+impl<S: Send + Sync + 'static> FromContextPart<ToolCallContext<'_, S>> for CallContext {
+    fn from_context_part(_context: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        CALL.try_with(CallContext::clone)
+            .map_err(|_| ErrorData::internal_error(UNROUTED, None))
     }
 }
 

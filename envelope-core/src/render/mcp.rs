@@ -1,6 +1,6 @@
 //! The MCP `CallToolResult` shape for an error envelope, as JSON, and the
 //! draft tool-failure `_meta` object (SEP-3313), which a server turns on
-//! with `rmcp::Tools::tool_failure_meta`; the rmcp types are built in
+//! with `rmcp::Router::with_tool_failure_meta`; the rmcp types are built in
 //! `integrations/rmcp.rs`.
 
 #[cfg(feature = "rmcp")]
@@ -67,7 +67,7 @@ pub(crate) fn tool_failure(envelope: &ErrorEnvelope, now_ms: u64) -> Value {
 }
 
 /// The envelope of a call of a tool the server does not have: the one
-/// answer for it, written by the rmcp integration's `call_tool` and read
+/// answer for it, written by the rmcp integration's `Router` and read
 /// back by the host side from the SDKs' texts. `shown` is the name as it is
 /// echoed (cut by the caller), `near` the near-miss tool names.
 #[cfg(any(feature = "rmcp", feature = "host"))]

@@ -4,6 +4,7 @@
 //! variants (`resource`). Hidden from the docs and outside the semver promise.
 
 mod arguments;
+mod cause;
 pub mod private;
 mod resource;
 pub(crate) mod role;

@@ -27,6 +27,7 @@ pub use crate::model::envelope::ErrorEnvelope;
 use crate::model::retry::RetryInputs;
 pub use crate::model::variant_spec::VariantSpec;
 pub use crate::support::arguments::*;
+pub use crate::support::cause::{Cause, ErrorText, NoErrorText};
 pub use crate::support::resource::*;
 pub use crate::support::role::{
     ArgumentList, OptionalId, OraField, RetryField, StrList, ToolField,

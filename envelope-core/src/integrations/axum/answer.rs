@@ -131,10 +131,7 @@ fn finish(call: &CallContext, response: Response) -> Response {
         }
         let envelope = call.answer(envelope, |_envelope| {
             #[cfg(feature = "tracing")]
-            match &text {
-                Some(text) => crate::call::log::record(_envelope, &text.0, &text.1),
-                None => crate::call::log::record(_envelope, &_envelope.message, &[]),
-            }
+            crate::call::log::record_text(_envelope, text.as_deref());
         });
         let (rendered, problem) =
             crate::render::problem::response_with_status(&envelope, parts.status).into_parts();

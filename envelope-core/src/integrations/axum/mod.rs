@@ -205,7 +205,7 @@ impl IntoResponse for ErrorEnvelope {
 
 /// The body of a derived type's `IntoResponse`: its envelope's response,
 /// with `text`, the error's `Display` and `source()` chain when the type
-/// is a `std::error::Error` ([`Cause`]), for the log line.
+/// is a `std::error::Error` (`__private::Cause`), for the log line.
 #[doc(hidden)]
 #[must_use]
 pub fn into_response<E: Envelope>(error: E, text: Option<(String, Vec<String>)>) -> Response {
@@ -214,38 +214,3 @@ pub fn into_response<E: Envelope>(error: E, text: Option<(String, Vec<String>)>)
     respond(envelope, status, text.map(Arc::new))
 }
 
-/// A derived type's value, for the choice of [`ErrorText`] (a
-/// `std::error::Error`) over [`NoErrorText`] (any other type) by method
-/// resolution in the derived `IntoResponse`: `(&Cause(&self)).text()`.
-#[doc(hidden)]
-pub struct Cause<'a, E: ?Sized>(pub &'a E);
-
-/// The text of an error that is a `std::error::Error`.
-#[doc(hidden)]
-pub trait ErrorText {
-    /// Its `Display` and `source()` chain.
-    fn text(&self) -> Option<(String, Vec<String>)>;
-}
-
-impl<E: Error + ?Sized> ErrorText for Cause<'_, E> {
-    fn text(&self) -> Option<(String, Vec<String>)> {
-        // Only the log line reads it.
-        #[cfg(feature = "tracing")]
-        return Some((self.0.to_string(), crate::call::log::sources(self.0)));
-        #[cfg(not(feature = "tracing"))]
-        None
-    }
-}
-
-/// No text for a type that is not a `std::error::Error`.
-#[doc(hidden)]
-pub trait NoErrorText {
-    /// `None`.
-    fn text(&self) -> Option<(String, Vec<String>)>;
-}
-
-impl<E: ?Sized> NoErrorText for &Cause<'_, E> {
-    fn text(&self) -> Option<(String, Vec<String>)> {
-        None
-    }
-}
