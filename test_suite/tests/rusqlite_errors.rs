@@ -61,10 +61,20 @@ fn a_lock_held_by_another_connection_is_busy() {
         .unwrap_err();
     assert_eq!(
         error.to_json_string(),
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","code":"SQLITE_BUSY","category":"Technical","retryable":true}"#
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1000,"code":"SQLITE_BUSY","category":"Technical","retryable":true}"#
     );
     // Nothing of SQLite's text ("database is locked").
     assert!(!error.to_json_string().contains("locked"));
+    // A server that waits longer sets the hint once; the only test here
+    // that reads it, so the global is put back before another could.
+    assert_eq!(
+        envelope::busy_retry_after(),
+        envelope::DEFAULT_BUSY_RETRY_AFTER
+    );
+    envelope::set_busy_retry_after(std::time::Duration::from_millis(5250));
+    assert_eq!(error.to_envelope().retry_after_ms, Some(5250));
+    envelope::set_busy_retry_after(envelope::DEFAULT_BUSY_RETRY_AFTER);
+    assert_eq!(error.to_envelope().retry_after_ms, Some(1000));
     drop(held);
 }
 
@@ -77,14 +87,38 @@ fn constraint_violations_are_the_caller_s() {
     let unique = insert("INSERT INTO notes (title) VALUES ('groceries')");
     assert_eq!(
         unique.to_json_string(),
-        r#"{"isError":true,"error_class":"ALREADY_EXISTS","message":"a record with the same unique value already exists","code":"SQLITE_UNIQUE","category":"Duplicate"}"#
+        r#"{"isError":true,"error_class":"ALREADY_EXISTS","message":"a record with the same title already exists","next_steps":["use another title, or look up the existing record and use it instead of creating another"],"code":"SQLITE_UNIQUE","category":"Duplicate","details":{"columns":["title"]}}"#
     );
-    // SQLite's message names the table and column: never shown.
+    // SQLite's message names the table and column: the column only, and
+    // never the value.
     assert!(unique.to_string().contains("notes.title"));
     assert!(!unique.to_json_string().contains("notes"));
+    assert!(!unique.to_json_string().contains("groceries"));
 
     let primary = insert("INSERT INTO notes (id, title) VALUES (1, 'again')");
     assert_eq!(primary.code(), Some("SQLITE_UNIQUE"));
+    let primary = primary.to_envelope();
+    assert_eq!(primary.message, "a record with the same id already exists");
+    assert_eq!(primary.details["columns"], serde_json::json!(["id"]));
+
+    // A composite key: every column, in the constraint's order.
+    connection
+        .execute_batch(
+            "CREATE TABLE tags (note INTEGER, tag TEXT, UNIQUE (note, tag)); \
+             INSERT INTO tags VALUES (1, 'x');",
+        )
+        .unwrap();
+    let pair = insert("INSERT INTO tags VALUES (1, 'x')").to_envelope();
+    assert_eq!(
+        pair.message,
+        "a record with the same note and tag already exists"
+    );
+    assert_eq!(
+        pair.next_steps,
+        [
+            "use another note and tag, or look up the existing record and use it instead of creating another"
+        ]
+    );
 
     let foreign = insert("INSERT INTO notes (title, folder) VALUES ('x', 99)");
     assert_eq!(foreign.error_class(), ErrorClass::PreconditionFailed);

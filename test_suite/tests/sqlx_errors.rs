@@ -59,7 +59,7 @@ async fn unique_violation_and_missing_row() {
         .unwrap_err();
     assert_eq!(
         error.to_json_string(),
-        r#"{"isError":true,"error_class":"ALREADY_EXISTS","message":"a record with the same unique value already exists","code":"DB_UNIQUE","category":"Duplicate"}"#
+        r#"{"isError":true,"error_class":"ALREADY_EXISTS","message":"a record with the same title already exists","next_steps":["use another title, or look up the existing record and use it instead of creating another"],"code":"DB_UNIQUE","category":"Duplicate","details":{"columns":["title"]}}"#
     );
     assert!(!error.to_json_string().contains("notes.title"));
 
@@ -96,7 +96,7 @@ async fn a_lock_held_by_another_connection_is_busy() {
         .unwrap_err();
     assert_eq!(
         error.to_json_string(),
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","code":"DB_BUSY","category":"Technical","retryable":true}"#
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1000,"code":"DB_BUSY","category":"Technical","retryable":true}"#
     );
 }
 
@@ -113,6 +113,6 @@ async fn a_pool_with_no_free_connection_times_out() {
     let error = pool.acquire().await.unwrap_err();
     assert_eq!(
         error.to_json_string(),
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","code":"DB_POOL_TIMEOUT","category":"Technical","retryable":true}"#
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1000,"code":"DB_POOL_TIMEOUT","category":"Technical","retryable":true}"#
     );
 }

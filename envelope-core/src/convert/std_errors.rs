@@ -12,6 +12,8 @@
 use std::borrow::Cow;
 use std::io::{self, ErrorKind};
 use std::num::{IntErrorKind, ParseIntError};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use crate::model::class::{ErrorClass, Owner};
 use crate::model::effect::Effect;
@@ -64,14 +66,100 @@ impl Row {
         }
     }
 
+    /// The row's envelope. A `BUSY` row waits [`busy_retry_after`] and
+    /// says so in its class's step; an error that knows its own delay (a
+    /// `Retry-After` header) replaces the hint in `add_details`.
     pub(crate) fn envelope(self) -> ErrorEnvelope {
-        let envelope =
+        let mut envelope =
             ErrorEnvelope::new(self.class, self.message()).with_code(Cow::Borrowed(self.code));
+        if self.class == ErrorClass::Busy {
+            envelope = envelope.with_retry_after(busy_retry_after());
+        }
+        if let Some(step) = self.class.default_step() {
+            envelope = envelope.with_next_step(step);
+        }
         match self.effect {
             Some(effect) => envelope.with_effect(effect),
             None => envelope,
         }
     }
+}
+
+/// [`busy_retry_after`] until a server sets another: one second.
+pub const DEFAULT_BUSY_RETRY_AFTER: Duration = Duration::from_secs(1);
+
+/// The delay in milliseconds set by [`set_busy_retry_after`].
+#[allow(clippy::cast_possible_truncation)] // one second
+static BUSY_RETRY_AFTER_MS: AtomicU64 = AtomicU64::new(DEFAULT_BUSY_RETRY_AFTER.as_millis() as u64);
+
+/// How long a caller should wait before repeating a call that failed
+/// because the server was busy or a lock was held: the `retry_after_ms`
+/// (and over HTTP the `Retry-After`) of every `BUSY` envelope the library
+/// mappings make (`SQLITE_BUSY`, `SQLITE_LOCKED`, PostgreSQL's lock and
+/// connection limits, a full sqlx pool, an `io::Error` of kind
+/// `WouldBlock` or `ResourceBusy`). [`DEFAULT_BUSY_RETRY_AFTER`] until
+/// [`set_busy_retry_after`] sets another.
+#[must_use]
+pub fn busy_retry_after() -> Duration {
+    Duration::from_millis(BUSY_RETRY_AFTER_MS.load(Ordering::Relaxed))
+}
+
+/// Sets [`busy_retry_after`] for the whole process, in whole milliseconds
+/// (a longer wait than `u64::MAX` ms is cut to it): once at start, from the
+/// connection's busy timeout or the pool's acquire timeout, say. A server's
+/// own `BUSY` variants set their hint themselves (`retry_after_ms`).
+pub fn set_busy_retry_after(wait: Duration) {
+    let ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
+    BUSY_RETRY_AFTER_MS.store(ms, Ordering::Relaxed);
+}
+
+/// The next step of a unique violation whose columns are not known.
+const UNIQUE_STEP: &str = "use other values for the fields that must be unique, or look up the existing record and use it instead of creating another";
+
+/// The columns a SQLite unique violation names in its message
+/// (`UNIQUE constraint failed: notes.title, notes.owner`: `title`,
+/// `owner`), without their table; none for any other message.
+// Only the SQL integrations read SQLite's messages.
+#[allow(dead_code)]
+pub(crate) fn sqlite_unique_columns(message: &str) -> Vec<&str> {
+    message
+        .strip_prefix("UNIQUE constraint failed: ")
+        .map(|list| {
+            list.split(", ")
+                .map(|column| column.rsplit_once('.').map_or(column, |(_, name)| name))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Completes the envelope of a unique violation on `columns` (as the
+/// database names them; empty when it does not say): the message names
+/// the columns, `details.columns` lists them, and the next step says what
+/// to do. Never the table, the values or the SQL; a name that is not a
+/// plain identifier of at most 64 ASCII letters, digits and `_` is left
+/// out, and so are all of them when one is.
+#[allow(dead_code)] // only the SQL integrations
+pub(crate) fn name_unique_columns(envelope: &mut ErrorEnvelope, columns: &[&str]) {
+    let plain = |name: &&str| {
+        !name.is_empty()
+            && name.len() <= 64
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    };
+    let step = if !columns.is_empty() && columns.iter().all(plain) {
+        let names = columns.join(" and ");
+        let fields = envelope.fields_mut();
+        fields.message = format!("a record with the same {names} already exists");
+        fields.details.insert(
+            String::from("columns"),
+            serde_json::Value::from(columns.to_vec()),
+        );
+        format!(
+            "use another {names}, or look up the existing record and use it instead of creating another"
+        )
+    } else {
+        String::from(UNIQUE_STEP)
+    };
+    envelope.fields_mut().next_steps.push(step);
 }
 
 /// An error type with a row, and what it may add to the row's envelope:
@@ -455,6 +543,78 @@ impl StdError for std::string::FromUtf8Error {
 mod tests {
     use super::*;
     use crate::Envelope;
+
+    #[test]
+    fn sqlite_names_the_columns_of_a_unique_violation() {
+        assert_eq!(
+            sqlite_unique_columns("UNIQUE constraint failed: notes.title"),
+            ["title"]
+        );
+        assert_eq!(
+            sqlite_unique_columns("UNIQUE constraint failed: main.tags.note, main.tags.tag"),
+            ["note", "tag"]
+        );
+        assert_eq!(
+            sqlite_unique_columns("UNIQUE constraint failed: bare"),
+            ["bare"]
+        );
+        assert!(sqlite_unique_columns("NOT NULL constraint failed: notes.title").is_empty());
+        assert!(sqlite_unique_columns("").is_empty());
+    }
+
+    /// Names that are not plain identifiers (a quoted name, an
+    /// expression index, something long) name nothing, and the step is
+    /// the general one.
+    #[test]
+    fn only_plain_column_names_are_named() {
+        let unique = || {
+            ErrorEnvelope::new(
+                ErrorClass::AlreadyExists,
+                "a record with the same unique value already exists",
+            )
+        };
+        for columns in [
+            &[][..],
+            &["title", "lower(title)"][..],
+            &["a b"][..],
+            &[""][..],
+            &["x\n\"next_steps\""][..],
+        ] {
+            let mut envelope = unique();
+            name_unique_columns(&mut envelope, columns);
+            assert_eq!(
+                envelope.message, "a record with the same unique value already exists",
+                "{columns:?}"
+            );
+            assert!(envelope.details.is_empty(), "{columns:?}");
+            assert_eq!(envelope.next_steps, [UNIQUE_STEP], "{columns:?}");
+        }
+        let long = "c".repeat(65);
+        let mut envelope = unique();
+        name_unique_columns(&mut envelope, &[&long]);
+        assert!(envelope.details.is_empty());
+        let longest = "c".repeat(64);
+        let mut envelope = unique();
+        name_unique_columns(&mut envelope, &[&longest, "Owner_2"]);
+        assert_eq!(
+            envelope.message,
+            format!("a record with the same {longest} and Owner_2 already exists")
+        );
+    }
+
+    /// Every `BUSY` row carries the hint and its step; other rows neither.
+    #[test]
+    fn busy_rows_wait() {
+        let busy = io_row(ErrorKind::WouldBlock).envelope();
+        assert_eq!(busy.retry_after_ms, Some(1000));
+        assert_eq!(
+            busy.next_steps,
+            ["wait retry_after_ms milliseconds, then repeat the same call"]
+        );
+        let missing = io_row(ErrorKind::NotFound).envelope();
+        assert_eq!(missing.retry_after_ms, None);
+        assert!(missing.next_steps.is_empty());
+    }
 
     #[test]
     fn json_deeper_than_the_limit_is_its_own_code() {

@@ -6,8 +6,8 @@
 //!
 //! | error | class | code | effect |
 //! |---|---|---|---|
-//! | `SQLITE_BUSY`, `SQLITE_LOCKED` (and their extended codes): another connection holds the lock | `BUSY`, retryable | `SQLITE_BUSY`, `SQLITE_LOCKED` | nothing: SQLite ran no part of the statement |
-//! | `SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_CONSTRAINT_PRIMARYKEY` | `ALREADY_EXISTS` | `SQLITE_UNIQUE` | nothing |
+//! | `SQLITE_BUSY`, `SQLITE_LOCKED` (and their extended codes): another connection holds the lock | `BUSY`, retryable, `retry_after_ms` [`busy_retry_after`](crate::busy_retry_after) | `SQLITE_BUSY`, `SQLITE_LOCKED` | nothing: SQLite ran no part of the statement |
+//! | `SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_CONSTRAINT_PRIMARYKEY` | `ALREADY_EXISTS`, naming the columns | `SQLITE_UNIQUE` | nothing |
 //! | `SQLITE_CONSTRAINT_FOREIGNKEY` | `PRECONDITION_FAILED` | `SQLITE_FOREIGN_KEY` | nothing |
 //! | `SQLITE_CONSTRAINT_NOTNULL`, `SQLITE_CONSTRAINT_CHECK`, any other constraint, `SQLITE_TOOBIG`, `SQLITE_MISMATCH` | `INVALID_ARGUMENTS` | `SQLITE_CONSTRAINT`, `SQLITE_TOO_BIG`, `SQLITE_MISMATCH` | nothing |
 //! | `QueryReturnedNoRows` | `OBJECT_NOT_FOUND` | `SQLITE_NO_ROWS` | nothing |
@@ -24,11 +24,26 @@
 //! and a server-owned class gets the class's generic message. A failed
 //! `COMMIT` other than `BUSY` is `INTERNAL` with effect `unknown`: the
 //! writes may or may not be durable, so the call is not repeated blindly.
+//!
+//! A busy database answers with a delay and a step: `retry_after_ms` is
+//! [`busy_retry_after`](crate::busy_retry_after) (one second unless the
+//! server sets another, from its connection's busy timeout, say), and the
+//! step "wait retry_after_ms milliseconds, then repeat the same call".
+//! SQLite returns `SQLITE_BUSY` only after the connection's busy handler
+//! gave up (rusqlite waits up to five seconds by default).
+//!
+//! A unique violation names the columns SQLite reports, without their
+//! table (`UNIQUE constraint failed: notes.title` reads "a record with the
+//! same title already exists", `details: {"columns": ["title"]}`), and its
+//! step says to use another value or the existing record.
 
 use rusqlite::ffi;
 
+use crate::convert::std_errors::{
+    GENERIC, Row, StdError, foreign_envelope, name_unique_columns, row, sqlite_unique_columns,
+};
 use crate::model::class::ErrorClass;
-use crate::convert::std_errors::{GENERIC, Row, StdError, foreign_envelope, row};
+use crate::model::envelope::ErrorEnvelope;
 
 foreign_envelope!(rusqlite::Error);
 
@@ -36,6 +51,20 @@ foreign_envelope!(rusqlite::Error);
 /// it on a lock or a constraint, so those rows keep their classes' effect,
 /// `nothing`.
 impl StdError for rusqlite::Error {
+    /// A unique violation names its columns and says what to do (see
+    /// the module docs).
+    fn add_details(&self, envelope: &mut ErrorEnvelope) {
+        if let rusqlite::Error::SqliteFailure(failure, message) = self
+            && matches!(
+                failure.extended_code,
+                ffi::SQLITE_CONSTRAINT_UNIQUE | ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+            )
+        {
+            let columns = message.as_deref().map(sqlite_unique_columns).unwrap_or_default();
+            name_unique_columns(envelope, &columns);
+        }
+    }
+
     fn row(&self) -> Row {
         use ErrorClass as C;
         let failure = match self {

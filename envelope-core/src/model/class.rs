@@ -58,7 +58,8 @@ impl fmt::Display for Owner {
 /// class: its variant and wire name, then owner, whether the condition
 /// lifts by itself (`retryable`), default category, HTTP status, default
 /// effect, SEP-3313 tool-failure class, the operator log's level, the
-/// problem details title and the generic message.
+/// problem details title, the generic message and, for some, the next step
+/// the library mappings give.
 macro_rules! classes {
     (
         $(#[$enum_attr:meta])*
@@ -69,7 +70,7 @@ macro_rules! classes {
                 owner: $owner:ident, retryable: $retryable:ident, category: $category:ident,
                 http: $http:literal, effect: $effect:ident,
                 tool_failure: $tool_failure:literal, log: $log:ident, title: $title:literal,
-                message: $message:literal,
+                message: $message:literal, $(step: $step:literal,)?
             }
         )*
     ) => {
@@ -212,7 +213,25 @@ macro_rules! classes {
             pub(crate) const fn title(self) -> &'static str {
                 match self { $($name::$variant => $title,)* }
             }
+
+            /// The next step the library mappings give a failure of this
+            /// class that carries nothing better (`Busy`: wait the retry
+            /// hint, then repeat), if the class has one.
+            #[must_use]
+            pub(crate) const fn default_step(self) -> Option<&'static str> {
+                match self { $($name::$variant => step!($($step)?),)* }
+            }
         }
+    };
+}
+
+/// A row's optional `step`, as an `Option`.
+macro_rules! step {
+    () => {
+        None
+    };
+    ($step:literal) => {
+        Some($step)
     };
 }
 
@@ -414,6 +433,7 @@ classes! {
         owner: Server, retryable: yes, category: Technical, http: 503, effect: Nothing,
         tool_failure: "reliability", log: Warn, title: "Server busy",
         message: "the server is busy; retry the same call later",
+        step: "wait retry_after_ms milliseconds, then repeat the same call",
     }
 
     /// The operation ran past its deadline; it may succeed when retried.
