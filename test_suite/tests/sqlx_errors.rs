@@ -63,10 +63,12 @@ async fn unique_violation_and_missing_row() {
     );
     assert!(!error.to_json_string().contains("notes.title"));
 
+    // `.err().unwrap()`: sqlx 0.8's rows are not `Debug`.
     let missing = sqlx::query("SELECT title FROM notes WHERE id = 42")
         .fetch_one(&mut connection)
         .await
-        .unwrap_err();
+        .err()
+        .unwrap();
     assert_eq!(
         missing.to_json_string(),
         r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no row matched the request","code":"DB_NO_ROWS","category":"NotFound"}"#
@@ -75,7 +77,8 @@ async fn unique_violation_and_missing_row() {
     let bad_sql = sqlx::query("SELECT * FROM nowhere")
         .fetch_all(&mut connection)
         .await
-        .unwrap_err();
+        .err()
+        .unwrap();
     assert_eq!(bad_sql.error_class(), ErrorClass::Internal);
     assert_eq!(bad_sql.code(), Some("DB_ERROR"));
     assert!(!bad_sql.to_json_string().contains("nowhere"));

@@ -39,8 +39,10 @@ macro_rules! integrations {
 integrations! {
     "axum" axum;
     "reqwest" reqwest find;
+    "reqwest012" reqwest012 find;
     "rmcp" rmcp;
     "rusqlite" rusqlite find;
     "sqlx" sqlx find;
+    "sqlx08" sqlx08 find;
     "tokio" tokio find;
 }

@@ -139,7 +139,7 @@ impl<'de, T: Integer> Visitor<'de> for WholeNumber<T> {
 /// delay-seconds (`120`), or an HTTP date (`Sun, 06 Nov 1994 08:49:37
 /// GMT`, through `httpdate`) as the time from `now` to it, zero for a date
 /// in the past; `None` for anything else.
-#[cfg(any(feature = "reqwest", feature = "host"))]
+#[cfg(any(feature = "reqwest", feature = "reqwest012", feature = "host"))]
 pub(crate) fn retry_after(value: &str, now: std::time::SystemTime) -> Option<std::time::Duration> {
     let value = value.trim();
     if let Ok(seconds) = value.parse::<u64>() {

@@ -1,0 +1,1 @@
+//! Only its test: see Cargo.toml.
