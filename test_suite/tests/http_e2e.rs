@@ -84,13 +84,59 @@ impl Answer {
 async fn start() -> SocketAddr {
     let app = Router::new()
         .merge(http_server::app())
-        .route("/bad/{case}", get(bad));
+        .route("/bad/{case}", get(bad))
+        .nest("/ext", extractors());
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .await
         .unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     address
+}
+
+/// Routes whose `Path` disagrees with them, and the `Option` forms of the
+/// extractors, under `answer_failures` as a server writes them.
+fn extractors() -> Router {
+    use envelope::axum::{Json, Path, RouterExt};
+    use serde::Deserialize;
+
+    #[derive(Deserialize, schemars::JsonSchema)]
+    struct Misnamed {
+        #[allow(dead_code)]
+        note_id: u32,
+    }
+    #[derive(Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Strict {
+        #[allow(dead_code)]
+        id: u32,
+    }
+    #[derive(Deserialize, schemars::JsonSchema)]
+    struct Body {
+        n: u8,
+    }
+    async fn misnamed(Path(_): Path<Misnamed>) -> &'static str {
+        "unreachable"
+    }
+    async fn strict(Path(_): Path<Strict>) -> &'static str {
+        "unreachable"
+    }
+    async fn optional_body(body: Option<Json<Body>>) -> String {
+        body.map_or_else(
+            || String::from("none"),
+            |Json(body)| format!("some {}", body.n),
+        )
+    }
+    async fn optional_path(path: Option<Path<u8>>) -> String {
+        path.map_or_else(|| String::from("none"), |Path(n)| format!("some {n}"))
+    }
+    Router::new()
+        .route("/mismatch/notes/{id}", get(misnamed))
+        .route("/mismatch/strict/{id}/{extra}", get(strict))
+        .route("/optional/body", axum::routing::post(optional_body))
+        .route("/optional/path", get(optional_path))
+        .route("/optional/path/{n}", get(optional_path))
+        .answer_failures()
 }
 
 /// Hand-made envelopes, each as a handler's `Err`.
@@ -617,6 +663,72 @@ async fn query_and_path_rejections() {
         .0;
     let shown: Value = serde_json::from_str(shown).expect("the README's answer is JSON");
     assert_eq!(shown, get_path(address, "/tables?limit=x").await.json());
+}
+
+/// A `Path` type that disagrees with its route is the server's mistake,
+/// whatever the client sent: 500 `ROUTE_MISMATCH`, the disagreement in
+/// the operator's log only.
+#[tokio::test]
+async fn a_path_that_disagrees_with_its_route_is_the_server_s() {
+    let address = start().await;
+    for path in ["/ext/mismatch/notes/7", "/ext/mismatch/strict/7/x"] {
+        let answer = get_path(address, path).await;
+        assert_eq!(answer.status, StatusCode::INTERNAL_SERVER_ERROR, "{path}");
+        assert_eq!(
+            answer.json(),
+            json!({
+                "type": "about:blank",
+                "title": "Internal Server Error",
+                "status": 500,
+                "detail": "an internal error occurred; changing the call will not help",
+                "error_class": "INTERNAL",
+                "code": "ROUTE_MISMATCH",
+                "category": "Technical",
+                "correlation_id": ID,
+            }),
+            "{path}"
+        );
+    }
+}
+
+/// `Option<Json<T>>` and `Option<Path<T>>`, as axum's: `None` when
+/// nothing was sent, the same rejections otherwise.
+#[tokio::test]
+async fn optional_extractors() {
+    let address = start().await;
+    let none = send(address, "POST", "/ext/optional/body", &[], "").await;
+    assert_eq!((none.status, none.body.as_str()), (StatusCode::OK, "none"));
+    let some = call(address, "POST", "/ext/optional/body", r#"{"n": 7}"#).await;
+    assert_eq!(
+        (some.status, some.body.as_str()),
+        (StatusCode::OK, "some 7")
+    );
+    let bad = call(address, "POST", "/ext/optional/body", r#"{"n": 700}"#).await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert_eq!(bad.json()["argument_errors"][0]["kind"], "out_of_range");
+    let text = send(
+        address,
+        "POST",
+        "/ext/optional/body",
+        &[("content-type", "text/plain")],
+        "7",
+    )
+    .await;
+    assert_eq!(text.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+
+    let none = get_path(address, "/ext/optional/path").await;
+    assert_eq!((none.status, none.body.as_str()), (StatusCode::OK, "none"));
+    let some = get_path(address, "/ext/optional/path/9").await;
+    assert_eq!(
+        (some.status, some.body.as_str()),
+        (StatusCode::OK, "some 9")
+    );
+    let bad = get_path(address, "/ext/optional/path/900").await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        bad.json()["argument_errors"],
+        json!([{"path": "/n", "kind": "out_of_range", "expected": "an integer from 0 to 255", "received": "integer"}])
+    );
 }
 
 /// With `jsonschema`, every problem of the query at once.

@@ -5,7 +5,10 @@ use std::convert::Infallible;
 
 use axum::body::{Body, Bytes};
 use axum::extract::rejection::{BytesRejection, RawPathParamsRejection};
-use axum::extract::{FromRequest, FromRequestParts, RawPathParams, Request};
+use axum::extract::{
+    FromRequest, FromRequestParts, OptionalFromRequest, OptionalFromRequestParts, RawPathParams,
+    Request,
+};
 use axum::response::{IntoResponse, Response};
 use http::header::{CONTENT_TYPE, HeaderValue};
 use http::request::Parts;
@@ -41,6 +44,9 @@ use crate::convert::envelope_trait::Envelope;
 /// serde's first problem, or with the `jsonschema` feature every problem
 /// `T`'s JSON Schema finds. `T` implements `schemars::JsonSchema` for
 /// that (the schema is built only when the body is not a `T`).
+///
+/// `Option<Json<T>>` is `None` for a request without `Content-Type` (no
+/// body sent) and otherwise as `Json<T>`, rejections included, as axum's.
 ///
 /// As a response: status 200, `Content-Type: application/json`, the
 /// compact JSON of `T`; should `T` fail to serialize (a map with keys
@@ -81,7 +87,13 @@ pub struct Query<T>(pub T);
 /// |---|---|---|
 /// | a value that is not what `T` asks for | 400 | `INVALID_ARGUMENTS`, each problem at the parameter's name (`/row`), for a tuple too |
 /// | a value that is not UTF-8 once percent-decoded | 400 | `INVALID_ARGUMENTS` |
-/// | a route without parameters, or one value read from several | 500 | `INTERNAL`: the route and the extractor disagree, a server's mistake |
+/// | the route and `T` disagree: a route without parameters, one value read from several, a tuple of another length, a field the route does not have (`note_id` for `/notes/{id}`), a route parameter `T` does not take (under `deny_unknown_fields`) | 500 | `INTERNAL`, code `ROUTE_MISMATCH`: a server's mistake, whatever the client sent |
+///
+/// The client chooses the values of a route's parameters, never their
+/// names or number: a problem with those is the server's.
+///
+/// `Option<Path<T>>` is `None` on a route without parameters and
+/// otherwise as `Path<T>`, as axum's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Path<T>(pub T);
 
@@ -185,6 +197,45 @@ where
     }
 }
 
+impl<T, S> OptionalFromRequestParts<S> for Path<T>
+where
+    T: DeserializeOwned + schemars::JsonSchema,
+    S: Send + Sync,
+{
+    type Rejection = Rejection;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Option<Self>, Rejection> {
+        let none = match RawPathParams::from_request_parts(parts, state).await {
+            Ok(params) => params.iter().next().is_none(),
+            Err(RawPathParamsRejection::MissingPathParams(_)) => true,
+            Err(_) => false,
+        };
+        if none {
+            return Ok(None);
+        }
+        <Self as FromRequestParts<S>>::from_request_parts(parts, state)
+            .await
+            .map(Some)
+    }
+}
+
+impl<T, S> OptionalFromRequest<S> for Json<T>
+where
+    T: DeserializeOwned + schemars::JsonSchema,
+    S: Send + Sync,
+{
+    type Rejection = Rejection;
+
+    async fn from_request(request: Request, state: &S) -> Result<Option<Self>, Rejection> {
+        if request.headers().get(CONTENT_TYPE).is_none() {
+            return Ok(None);
+        }
+        <Self as FromRequest<S>>::from_request(request, state)
+            .await
+            .map(Some)
+    }
+}
+
 /// The context of the request: the one [`RouterExt::answer_failures`]
 /// made for it (the same correlation id as its response), else one made
 /// from the request by the same rules.
@@ -204,7 +255,7 @@ where
 {
     strings::parse(strings).map_err(|problem| match problem {
         Some(envelope) => Rejection::new(envelope),
-        None => server_mistake(strings::PARAMETER_COUNT),
+        None => server_mistake(String::from(strings::PARAMETER_COUNT)),
     })
 }
 
@@ -290,18 +341,18 @@ fn path_problem(rejection: RawPathParamsRejection) -> Rejection {
             .with_code("PATH_NOT_UTF8")
             .with_next_step("percent-encode the path's text as UTF-8, then send the request again"),
         ),
-        _ => server_mistake("the route has no path parameters"),
+        _ => server_mistake(String::from("the route has no path parameters")),
     }
 }
 
 /// A mismatch between a route and its extractor: the server's mistake,
 /// with the class's generic message for the client and `detail` for the
 /// log.
-fn server_mistake(detail: &'static str) -> Rejection {
+fn server_mistake(detail: String) -> Rejection {
     let envelope = ErrorEnvelope::new(ErrorClass::Internal, ErrorClass::Internal.generic_message())
         .with_code("ROUTE_MISMATCH");
     Rejection {
-        text: Some(std::sync::Arc::new((String::from(detail), Vec::new()))),
+        text: Some(std::sync::Arc::new((detail, Vec::new()))),
         ..Rejection::new(envelope)
     }
 }

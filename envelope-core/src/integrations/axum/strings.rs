@@ -107,7 +107,9 @@ pub(crate) const PARAMETER_COUNT: &str = "the route's path parameters do not mat
 /// # Errors
 ///
 /// The envelope; `Err(None)` when the route's parameters and the type
-/// disagree in number ([`PARAMETER_COUNT`]), a server's mistake.
+/// disagree (in number, [`PARAMETER_COUNT`], or in names: a field the
+/// route does not have, a parameter the type does not take), a server's
+/// mistake.
 pub(crate) fn parse<T>(strings: &Strings) -> Result<T, Option<ErrorEnvelope>>
 where
     T: DeserializeOwned + schemars::JsonSchema,
@@ -121,7 +123,10 @@ where
         }
         Strings::Positional(params) => match serde_path_to_error::deserialize(Params(params)) {
             Ok(value) => return Ok(value),
-            Err(error) if error.inner().to_string() == PARAMETER_COUNT => return Err(None),
+            // The client sends a route's values, never its names or
+            // their number: a missing field, an unknown one or another
+            // count is the route's disagreement with the type.
+            Err(error) if route_mismatch(&error.inner().to_string()) => return Err(None),
             Err(error) => (Params(params).as_value(&error), error),
         },
     };
@@ -137,12 +142,49 @@ where
                 )
             })
     };
-    let first = from_serde::problem_with(&error, &arguments, &retry);
+    let first = from_serde::problem_with(&error, &as_read(&arguments, &error), &retry);
     #[cfg(feature = "jsonschema")]
     let (problems, omitted) = every_problem::<T>(&arguments, first);
     #[cfg(not(feature = "jsonschema"))]
     let (problems, omitted) = (vec![first], 0);
     Err(Some(crate::args::summarize(for_url(strings, problems), omitted)))
+}
+
+/// Whether serde's `message` on path parameters says the route and the
+/// type disagree (see [`parse`]).
+fn route_mismatch(message: &str) -> bool {
+    message == PARAMETER_COUNT
+        || message.starts_with("missing field `")
+        || message.starts_with("unknown field `")
+}
+
+/// `arguments` with the string at the error's place replaced by the
+/// integer serde read from it, when it is one: serde's message quotes that
+/// integer (`"300"` for a `u8`: ``invalid value: integer `300` ``), and
+/// the problem is then placed, and judged out of range, as it would be for
+/// the JSON number.
+fn as_read(arguments: &Value, error: &serde_path_to_error::Error<serde_json::Error>) -> Value {
+    let mut read = arguments.clone();
+    let message = error.inner().to_string();
+    let quotes_an_integer = ["invalid value: integer `", "invalid type: integer `"]
+        .iter()
+        .any(|start| message.starts_with(start));
+    if !quotes_an_integer {
+        return read;
+    }
+    let tokens = from_serde::tokens(error.path(), arguments);
+    let at = read.pointer_mut(&crate::args::pointer(&tokens));
+    if let Some(at) = at
+        && let Value::String(text) = &*at
+        && let Some(number) = integer(text).and_then(|integer| match integer {
+            Integer::Signed(n) => Some(Value::from(n)),
+            Integer::Unsigned(n) => Some(Value::from(n)),
+            _ => None,
+        })
+    {
+        *at = number;
+    }
+    read
 }
 
 /// serde's `first` problem, and every problem of `T`'s schema in the
@@ -334,20 +376,27 @@ impl<'de> IntoDeserializer<'de, serde_json::Error> for Coerce<'de> {
 
 /// A number the type asks for, from a string: parsed as the widest integer
 /// and handed to the visitor, which judges the range (`"300"` for a `u8`
-/// is out of range, as the JSON number 300 would be).
+/// is out of range, as the JSON number 300 would be). A type of at most 64
+/// bits gets digits beyond 64 bits as out of its range, as serde_json
+/// reads such a literal (a float no 64-bit type takes), and a 128-bit type
+/// digits beyond its own bounds; not as an integer its visitor has no
+/// method for or quotes as one of another type.
 macro_rules! integer {
-    ($($method:ident)*) => {$(
+    ($($method:ident: $bits:literal $signed:literal,)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+            let beyond = || de::Error::invalid_value(Unexpected::Other("integer"), &visitor);
             match self.0 {
                 Value::String(text) => match integer(text) {
                     Some(Integer::Signed(n)) => visitor.visit_i64(n),
                     Some(Integer::Unsigned(n)) => visitor.visit_u64(n),
-                    Some(Integer::Wide(n)) => visitor.visit_i128(n),
-                    Some(Integer::WideUnsigned(n)) => visitor.visit_u128(n),
-                    Some(Integer::Huge) => Err(de::Error::invalid_value(
-                        Unexpected::Other("integer"),
-                        &visitor,
-                    )),
+                    Some(Integer::Wide(n)) if $bits == 128 && $signed => visitor.visit_i128(n),
+                    Some(Integer::Wide(n)) if $bits == 128 && n > 0 => {
+                        visitor.visit_u128(n.unsigned_abs())
+                    }
+                    Some(Integer::WideUnsigned(n)) if $bits == 128 && !$signed => {
+                        visitor.visit_u128(n)
+                    }
+                    Some(_) => Err(beyond()),
                     None => self.0.$method(visitor),
                 },
                 _ => self.0.$method(visitor),
@@ -427,8 +476,10 @@ impl<'de> Deserializer<'de> for Coerce<'de> {
     }
 
     integer!(
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_i8: 8 true, deserialize_i16: 16 true, deserialize_i32: 32 true,
+        deserialize_i64: 64 true, deserialize_i128: 128 true,
+        deserialize_u8: 8 false, deserialize_u16: 16 false, deserialize_u32: 32 false,
+        deserialize_u64: 64 false, deserialize_u128: 128 false,
     );
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
@@ -822,6 +873,68 @@ mod tests {
         assert_eq!(map["x"], [1, 3]);
     }
 
+    /// Every integer width, one past each bound, in a query and as a
+    /// path value: `out_of_range` with the type's bounds, with serde alone
+    /// and with the schema.
+    #[test]
+    fn every_width_out_of_range_names_its_bounds() {
+        #[derive(Debug, Deserialize, schemars::JsonSchema)]
+        struct One<T> {
+            #[allow(dead_code)]
+            n: T,
+        }
+        fn check<T>(min: &str, max: &str, below: &str, above: &str)
+        where
+            T: serde::de::DeserializeOwned + schemars::JsonSchema + std::fmt::Debug,
+        {
+            let expected = format!("an integer from {min} to {max}");
+            for text in [below, above] {
+                let problem = json!([{"path": "/n", "kind": "out_of_range", "expected": expected, "received": "integer"}]);
+                let from_query = parse::<One<T>>(&query(&format!("n={text}"))).unwrap_err();
+                assert_eq!(problems(from_query), problem, "query {text}");
+                let from_path = parse::<T>(&Strings::path([("n", text)])).unwrap_err();
+                assert_eq!(problems(from_path), problem, "path {text}");
+            }
+        }
+        check::<u8>("0", "255", "-1", "256");
+        check::<u16>("0", "65535", "-1", "65536");
+        check::<u32>("0", "4294967295", "-1", "99999999999");
+        check::<u64>("0", "18446744073709551615", "-1", "18446744073709551616");
+        check::<usize>("0", "18446744073709551615", "-1", "18446744073709551616");
+        check::<i8>("-128", "127", "-129", "128");
+        check::<i16>("-32768", "32767", "-32769", "32768");
+        check::<i32>("-2147483648", "2147483647", "-2147483649", "2147483648");
+        check::<i64>(
+            "-9223372036854775808",
+            "9223372036854775807",
+            "-9223372036854775809",
+            "9223372036854775808",
+        );
+        check::<u128>(
+            "0",
+            "340282366920938463463374607431768211455",
+            "-1",
+            "340282366920938463463374607431768211456",
+        );
+        check::<u128>(
+            "0",
+            "340282366920938463463374607431768211455",
+            "-9223372036854775809",
+            "340282366920938463463374607431768211456",
+        );
+        // Within 128 bits, beyond 64: read.
+        let wide: u128 = parse(&Strings::path([("n", "170141183460469231731687303715884105728")])).unwrap();
+        assert_eq!(wide, 1 << 127);
+        let wide: u128 = parse(&Strings::path([("n", "18446744073709551616")])).unwrap();
+        assert_eq!(wide, 1 << 64);
+        check::<i128>(
+            "-170141183460469231731687303715884105728",
+            "170141183460469231731687303715884105727",
+            "-170141183460469231731687303715884105729",
+            "170141183460469231731687303715884105728",
+        );
+    }
+
     #[test]
     fn digits_beyond_128_bits_are_out_of_range() {
         let huge = format!("q=a&offset={}", "9".repeat(60));
@@ -882,6 +995,17 @@ mod tests {
         assert_eq!(parse::<u32>(&params()).unwrap_err(), None);
         assert_eq!(parse::<(String, u32, u32)>(&params()).unwrap_err(), None);
         assert_eq!(parse::<(String,)>(&params()).unwrap_err(), None);
+        // Names the route does not have, or a parameter the type does not
+        // take: the same disagreement, whatever the values.
+        #[derive(Debug, Deserialize, schemars::JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        struct Row {
+            #[allow(dead_code)]
+            row: u32,
+        }
+        assert_eq!(parse::<Row>(&params()).unwrap_err(), None);
+        assert_eq!(parse::<Row>(&Strings::path([("id", "x")])).unwrap_err(), None);
+        assert_eq!(parse::<Cell>(&Strings::path([("row", "1")])).unwrap_err(), None);
     }
 
     #[cfg(feature = "jsonschema")]
@@ -898,3 +1022,4 @@ mod tests {
         );
     }
 }
+
