@@ -14,9 +14,9 @@ use syn::punctuated::Punctuated;
 
 use crate::expand;
 
-/// `test_suite/tests/ui`, beside this crate in the workspace.
+/// `test_suite/ui/tests/ui`, beside this crate in the workspace.
 fn ui_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../test_suite/tests/ui")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../test_suite/ui/tests/ui")
 }
 
 /// The `.rs` files of `dir`, sorted by name.

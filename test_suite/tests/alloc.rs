@@ -1,13 +1,13 @@
 //! Allocation counts of the derived code, with a counting global allocator:
 //! the accessors never allocate, and the conversions make exactly as many
-//! allocations as the hand-written `match` of `benches/common/mod.rs`
+//! allocations as the hand-written `match` of `bench/benches/common/mod.rs`
 //! (the style of `oraclemcp-error`'s conversion), keeping a moved `Vec`'s
 //! buffer.
 //!
 //! Counting is per thread, so tests running in parallel do not see each
 //! other's allocations.
 
-#[path = "../benches/common/mod.rs"]
+#[path = "../bench/benches/common/mod.rs"]
 mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -2,7 +2,7 @@
 //! error enum, the derived conversions produce exactly the envelope of the
 //! hand-written `match`, and every JSON path writes the same bytes.
 
-#[path = "../benches/common/mod.rs"]
+#[path = "../bench/benches/common/mod.rs"]
 mod common;
 
 use common::{DbError, object_not_found, samples};

@@ -5,6 +5,9 @@
 //! request's correlation id (the client's `_meta.correlationId`, else
 //! generated), and exactly one operator log line per failure, with that
 //! id. A server that routes around `envelope::rmcp::Router` is told so.
+//! After changing the example, `ENVELOPE_UPDATE_README=1 cargo test -p
+//! envelope-test-suite --all-features --test readme_mcp` rewrites the
+//! README's block.
 
 use std::io::Write;
 use std::path::Path;
@@ -33,6 +36,16 @@ fn the_readme_shows_the_example() {
     let (_, rest) = example.split_once("// readme:start\n").unwrap();
     let (code, _) = rest.split_once("// readme:end\n").unwrap();
     let block = format!("```rust,ignore\n{code}```\n");
+    // `ENVELOPE_UPDATE_README=1` writes the example into the README's
+    // block (the one that starts with the same first line).
+    if std::env::var_os("ENVELOPE_UPDATE_README").is_some() && !readme.contains(&block) {
+        let first = code.lines().next().unwrap();
+        let start = readme.find(&format!("```rust,ignore\n{first}\n")).unwrap();
+        let end = start + readme[start..].find("\n```\n").unwrap() + 5;
+        let updated = format!("{}{block}{}", &readme[..start], &readme[end..]);
+        std::fs::write(root.join("README.md"), updated).unwrap();
+        return;
+    }
     assert!(
         readme.contains(&block),
         "README.md must show test_suite/examples/notes_mcp.rs between its readme markers, as:\n{block}"

@@ -278,7 +278,13 @@ const KINDS: &[(ErrorKind, ErrorClass, &str, &str)] = {
 fn every_io_error_kind() {
     assert_eq!(KINDS.len(), 39);
     for &(kind, class, code, message) in KINDS {
-        let expected = ErrorEnvelope::new(class, message).with_code(code);
+        let mut expected = ErrorEnvelope::new(class, message).with_code(code);
+        // A busy resource says how long to wait, and to wait.
+        if class == ErrorClass::Busy {
+            expected = expected
+                .with_retry_after(envelope::busy_retry_after())
+                .with_next_step("wait retry_after_ms milliseconds, then repeat the same call");
+        }
         // A bare kind, an OS error's kind and a custom error with a path in
         // its text all give the same envelope: the text is never used.
         let bare = io::Error::from(kind);

@@ -1,0 +1,1 @@
+//! Only its benchmark: `benches/envelope.rs` (`cargo bench -p envelope-bench`).

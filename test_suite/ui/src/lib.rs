@@ -1,0 +1,1 @@
+//! Only its tests: `tests/ui.rs` and the cases of `tests/ui/`.
