@@ -153,7 +153,23 @@ pub mod guide;
 pub mod __private {
     pub use envelope_core::__private::*;
 
+    pub use crate::__envelope_error_text as error_text;
     pub use crate::__envelope_integrations as integrations;
+}
+
+/// The text of a derived error for its log line, `error_text!(&value)`:
+/// its `Display` and `source()` chain when the type is a
+/// `std::error::Error`, else `None`. `ErrorText` is found first by method
+/// resolution, `NoErrorText` (one `&` further) otherwise, so the derived
+/// impls need not name the bound.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __envelope_error_text {
+    ($value:expr) => {{
+        #[allow(unused_imports)]
+        use $crate::__private::{ErrorText as _, NoErrorText as _};
+        (&$crate::__private::Cause($value)).text()
+    }};
 }
 
 /// Impls of other crates' traits for a derived type, one block per optional
@@ -200,10 +216,7 @@ macro_rules! __envelope_rmcp {
                 $crate::__private::rmcp::CallToolResponse,
                 $crate::__private::rmcp::ErrorData,
             > {
-                // The error's text for the log line, as for axum below.
-                #[allow(unused_imports)]
-                use $crate::__private::{ErrorText as _, NoErrorText as _};
-                let text = (&$crate::__private::Cause(&self)).text();
+                let text = $crate::__private::error_text!(&self);
                 $crate::__private::rmcp::into_call_tool_result(self, text)
             }
         }
@@ -213,9 +226,7 @@ macro_rules! __envelope_rmcp {
         impl $($generics)* ::core::convert::From<$($ty)*> for $crate::__private::rmcp::CallToolResult $($where)* {
             #[inline]
             fn from(error: $($ty)*) -> Self {
-                #[allow(unused_imports)]
-                use $crate::__private::{ErrorText as _, NoErrorText as _};
-                let text = (&$crate::__private::Cause(&error)).text();
+                let text = $crate::__private::error_text!(&error);
                 $crate::__private::rmcp::call_tool_result(error, text)
             }
         }
@@ -245,12 +256,7 @@ macro_rules! __envelope_axum {
         #[allow(deprecated)]
         impl $($generics)* $crate::__private::axum::IntoResponse for $($ty)* $($where)* {
             fn into_response(self) -> $crate::__private::axum::Response {
-                // The error's text for the log line when the type is a
-                // `std::error::Error`: `ErrorText` is found first by
-                // method resolution, `NoErrorText` (one `&` further) else.
-                #[allow(unused_imports)]
-                use $crate::__private::{ErrorText as _, NoErrorText as _};
-                let text = (&$crate::__private::Cause(&self)).text();
+                let text = $crate::__private::error_text!(&self);
                 $crate::__private::axum::into_response(self, text)
             }
         }

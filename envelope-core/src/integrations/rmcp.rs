@@ -387,7 +387,7 @@ pub enum UnknownTool {
 
 /// `result` with the SEP-3313 tool-failure object in its `_meta`, when it
 /// is an error result whose first text block is an envelope (see
-/// [`Tools::tool_failure_meta`]); other `_meta` keys are kept.
+/// [`Router::with_tool_failure_meta`]); other `_meta` keys are kept.
 fn with_failure_meta(mut result: CallToolResult) -> CallToolResult {
     if result.is_error != Some(true) {
         return result;

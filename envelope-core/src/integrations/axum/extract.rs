@@ -193,7 +193,7 @@ where
         let params = RawPathParams::from_request_parts(parts, state)
             .await
             .map_err(path_problem)?;
-        parse_strings(&Strings::path(params.iter())).map(Path)
+        path_from(&params)
     }
 }
 
@@ -205,18 +205,21 @@ where
     type Rejection = Rejection;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Option<Self>, Rejection> {
-        let none = match RawPathParams::from_request_parts(parts, state).await {
-            Ok(params) => params.iter().next().is_none(),
-            Err(RawPathParamsRejection::MissingPathParams(_)) => true,
-            Err(_) => false,
-        };
-        if none {
-            return Ok(None);
+        match RawPathParams::from_request_parts(parts, state).await {
+            Ok(params) if params.iter().next().is_none() => Ok(None),
+            Ok(params) => path_from(&params).map(Some),
+            Err(RawPathParamsRejection::MissingPathParams(_)) => Ok(None),
+            Err(rejection) => Err(path_problem(rejection)),
         }
-        <Self as FromRequestParts<S>>::from_request_parts(parts, state)
-            .await
-            .map(Some)
     }
+}
+
+/// The route's parameters read into `T`, for both forms of [`Path`].
+fn path_from<T>(params: &RawPathParams) -> Result<Path<T>, Rejection>
+where
+    T: DeserializeOwned + schemars::JsonSchema,
+{
+    parse_strings(&Strings::path(params.iter())).map(Path)
 }
 
 impl<T, S> OptionalFromRequest<S> for Json<T>
@@ -255,7 +258,7 @@ where
 {
     strings::parse(strings).map_err(|problem| match problem {
         Some(envelope) => Rejection::new(envelope),
-        None => server_mistake(String::from(strings::PARAMETER_COUNT)),
+        None => server_mistake(strings::PARAMETER_COUNT),
     })
 }
 
@@ -341,18 +344,18 @@ fn path_problem(rejection: RawPathParamsRejection) -> Rejection {
             .with_code("PATH_NOT_UTF8")
             .with_next_step("percent-encode the path's text as UTF-8, then send the request again"),
         ),
-        _ => server_mistake(String::from("the route has no path parameters")),
+        _ => server_mistake("the route has no path parameters"),
     }
 }
 
 /// A mismatch between a route and its extractor: the server's mistake,
 /// with the class's generic message for the client and `detail` for the
 /// log.
-fn server_mistake(detail: String) -> Rejection {
+fn server_mistake(detail: &'static str) -> Rejection {
     let envelope = ErrorEnvelope::new(ErrorClass::Internal, ErrorClass::Internal.generic_message())
         .with_code("ROUTE_MISMATCH");
     Rejection {
-        text: Some(std::sync::Arc::new((detail, Vec::new()))),
+        text: Some(std::sync::Arc::new((String::from(detail), Vec::new()))),
         ..Rejection::new(envelope)
     }
 }

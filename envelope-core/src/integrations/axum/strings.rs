@@ -15,6 +15,8 @@
 //! enums) asks for "anything", and gets the string, as with
 //! `serde_urlencoded`.
 
+use std::borrow::Cow;
+
 use serde::de::value::{MapDeserializer, SeqDeserializer};
 use serde::de::{self, DeserializeOwned, Deserializer, IntoDeserializer, Unexpected, Visitor};
 use serde_json::{Map, Value};
@@ -163,15 +165,18 @@ fn route_mismatch(message: &str) -> bool {
 /// integer (`"300"` for a `u8`: ``invalid value: integer `300` ``), and
 /// the problem is then placed, and judged out of range, as it would be for
 /// the JSON number.
-fn as_read(arguments: &Value, error: &serde_path_to_error::Error<serde_json::Error>) -> Value {
-    let mut read = arguments.clone();
+fn as_read<'a>(
+    arguments: &'a Value,
+    error: &serde_path_to_error::Error<serde_json::Error>,
+) -> Cow<'a, Value> {
     let message = error.inner().to_string();
     let quotes_an_integer = ["invalid value: integer `", "invalid type: integer `"]
         .iter()
         .any(|start| message.starts_with(start));
     if !quotes_an_integer {
-        return read;
+        return Cow::Borrowed(arguments);
     }
+    let mut read = arguments.clone();
     let tokens = from_serde::tokens(error.path(), arguments);
     let at = read.pointer_mut(&crate::args::pointer(&tokens));
     if let Some(at) = at
@@ -184,7 +189,7 @@ fn as_read(arguments: &Value, error: &serde_path_to_error::Error<serde_json::Err
     {
         *at = number;
     }
-    read
+    Cow::Owned(read)
 }
 
 /// serde's `first` problem, and every problem of `T`'s schema in the
