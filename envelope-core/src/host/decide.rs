@@ -11,19 +11,27 @@ use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
 use crate::model::retry::RetryInputs;
 
-/// How many times [`next_move`] repeats one call: after the third failed
-/// repeat it answers [`NextMove::Stop`].
-pub const MAX_REPEATS: u32 = 3;
+use super::bound::{MAX_ITEMS, MAX_MODEL_TEXT_CHARS, MAX_NAME_CHARS, MAX_STEP_CHARS, cut, cut_to};
 
 /// What an agent host does after a failed tool call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum NextMove {
-    /// Repeat the same call, with the same arguments, after `after`.
+    /// Repeat the same call, with the same arguments, after `after`
+    /// (within the [`RetryPolicy`](crate::host::RetryPolicy)'s longest wait).
     Repeat {
         /// The wait: the failure's hint (`retry_after_ms`, a SEP-3313
-        /// `retryNotBefore`, an HTTP `Retry-After`), else [`backoff`].
+        /// `retryNotBefore`, an HTTP `Retry-After`), else the policy's
+        /// backoff ([`RetryPolicy::backoff`](crate::host::RetryPolicy::backoff); jittered by [`Retries`](crate::host::Retries)).
         after: Duration,
+    },
+    /// The call may pass later, but only after a wait longer than the
+    /// [`RetryPolicy`](crate::host::RetryPolicy)'s longest: the host does not wait and does not
+    /// repeat it now; the model tells the user when it can be tried again,
+    /// or goes on without it.
+    Postpone {
+        /// What the failure asked to wait; not a wait the host makes.
+        asked: Duration,
     },
     /// Let the model change the call: the arguments were wrong, or the
     /// call asked for what cannot be (a missing object, a conflict).
@@ -48,103 +56,59 @@ pub enum NextMove {
     /// quota. The host asks the user, not the model.
     AskUser,
     /// Do not repeat the call: report the failure (a fault of the server,
-    /// or a call that may have taken effect and cannot be repeated
-    /// safely).
+    /// a call that may have taken effect and cannot be repeated safely, or
+    /// repeats the policy no longer allows).
     Stop,
 }
 
-/// The wait before repeat `attempt` (1 for the first repeat) when the
-/// failure gives no hint: 1 s, 2 s, 4 s, ... doubling, at most 30 s.
-#[must_use]
-pub fn backoff(attempt: u32) -> Duration {
-    let seconds = 1u64 << attempt.saturating_sub(1).min(5);
-    Duration::from_secs(seconds.min(30))
+/// The decision before the policy: a move, or a repeat the failure allows
+/// (after its hint, if it gives one), which the policy bounds.
+pub(super) enum Decision {
+    Repeat { hint: Option<Duration> },
+    Move(NextMove),
 }
 
-/// The next move after `envelope`, the failure of a call of a tool that
-/// behaves as `tool` declares (from its MCP annotations:
-/// [`CallBehaviour::from_hints`]; `CallBehaviour::default()` when it
-/// declares nothing), whose `attempt`-th repeat this would be (1 after the
-/// first failure).
-///
-/// The first rule that holds decides:
-///
-/// 1. a class a person must resolve (owner `user`; `UNAUTHENTICATED`,
-///    `INSUFFICIENT_PRIVILEGE`, `POLICY_DENIED`, `QUOTA_EXCEEDED`):
-///    [`NextMove::AskUser`];
-/// 2. near misses (`fuzzy_matches`) of a caller-owned class:
-///    [`NextMove::PickNearMiss`];
-/// 3. argument problems, or `INVALID_ARGUMENTS` / `SYNTAX_ERROR`:
-///    [`NextMove::FixArguments`];
-/// 4. a `suggested_tool` of a caller-owned class: [`NextMove::CallTool`];
-/// 5. a failure a later attempt may fix, when a repeat is safe: the retry
-///    rule ([`Effect::allows_repeat`]) with what the host knows (a
-///    read-only tool changed nothing, an idempotent one may be repeated
-///    whatever the effect), and while `attempt` is at most
-///    [`MAX_REPEATS`]: [`NextMove::Repeat`] after the failure's hint, else
-///    [`backoff`];
-/// 6. any other caller-owned class but `CANCELLED` (a missing object, a
-///    conflict, an unsupported call): [`NextMove::FixArguments`], with the
-///    problems it names (usually none);
-/// 7. otherwise (a server fault, a repeat that is not safe, a class this
-///    crate does not know): [`NextMove::Stop`].
-///
-/// A `retryable` envelope may be repeated: its writer applied the retry
-/// rule knowing what the call did. One that is not, but may have changed
-/// something (effect `unknown`, `partial`, so its writer could not call it
-/// retryable), may be repeated when its class's failures may pass
-/// ([`ErrorClass::is_retryable`]) and the host knows the tool is read-only
-/// or idempotent. A write whose effect is unknown is never repeated
-/// otherwise.
-#[must_use]
-pub fn next_move(envelope: &ErrorEnvelope, tool: CallBehaviour, attempt: u32) -> NextMove {
+/// Rules 1 to 7 of [`next_move`](crate::host::next_move), before the policy.
+pub(super) fn decide(envelope: &ErrorEnvelope, tool: CallBehaviour) -> Decision {
     let class = envelope.error_class;
     let owner = class.owner();
     let caller = owner == Owner::Caller;
-    if owner == Owner::User
+    let next = if owner == Owner::User
         || matches!(
             class,
             ErrorClass::Unauthenticated
                 | ErrorClass::InsufficientPrivilege
                 | ErrorClass::PolicyDenied
                 | ErrorClass::QuotaExceeded
-        )
-    {
-        return NextMove::AskUser;
-    }
-    if caller && !envelope.fuzzy_matches.is_empty() {
-        return NextMove::PickNearMiss {
+        ) {
+        NextMove::AskUser
+    } else if caller && !envelope.fuzzy_matches.is_empty() {
+        NextMove::PickNearMiss {
             names: envelope.fuzzy_matches.clone(),
-        };
-    }
-    if !envelope.argument_errors.is_empty()
+        }
+    } else if !envelope.argument_errors.is_empty()
         || matches!(
             class,
             ErrorClass::InvalidArguments | ErrorClass::SyntaxError
         )
     {
-        return NextMove::FixArguments {
+        NextMove::FixArguments {
             problems: envelope.argument_errors.clone(),
-        };
-    }
-    if caller && let Some(tool) = &envelope.suggested_tool {
-        return NextMove::CallTool { tool: tool.clone() };
-    }
-    if repeat_is_safe(envelope, tool) {
-        if attempt > MAX_REPEATS {
-            return NextMove::Stop;
         }
-        let after = envelope
-            .retry_after_ms
-            .map_or_else(|| backoff(attempt), Duration::from_millis);
-        return NextMove::Repeat { after };
-    }
-    if caller && class != ErrorClass::Cancelled {
-        return NextMove::FixArguments {
-            problems: envelope.argument_errors.clone(),
+    } else if let Some(tool) = envelope.suggested_tool.as_ref().filter(|_| caller) {
+        NextMove::CallTool { tool: tool.clone() }
+    } else if repeat_is_safe(envelope, tool) {
+        return Decision::Repeat {
+            hint: envelope.retry_after_ms.map(Duration::from_millis),
         };
-    }
-    NextMove::Stop
+    } else if caller && class != ErrorClass::Cancelled {
+        NextMove::FixArguments {
+            problems: envelope.argument_errors.clone(),
+        }
+    } else {
+        NextMove::Stop
+    };
+    Decision::Move(next)
 }
 
 /// Whether repeating the same call is worth it and safe. A `retryable`
@@ -168,16 +132,23 @@ fn repeat_is_safe(envelope: &ErrorEnvelope, tool: CallBehaviour) -> bool {
 /// The text to show the model for `envelope` and the host's `next` move,
 /// one paragraph: the class and message, what the host did or wants the
 /// model to do, and the failure's first next step when the model is to act
-/// on it (not for a repeat, which the host makes; for a stop only the step
-/// that says to check a call that may have taken effect). For example:
+/// on it (none for a repeat or a postponed call, which the host handles;
+/// for a stop the step that says to check a call that may have taken
+/// effect, else the first that does not ask for a retry). For example:
 ///
 /// ```text
 /// OBJECT_NOT_FOUND: table EMPLOYES does not exist. Did you mean: EMPLOYEES? Call the tool again with one of these.
 /// TIMEOUT: the operation timed out. The host repeats the same call in 2000 ms.
 /// ```
+///
+/// Each part is cut to the host's bounds ([`MAX_TEXT_CHARS`](crate::host::MAX_TEXT_CHARS) for the
+/// message, [`MAX_STEP_CHARS`] for a step or an argument problem,
+/// [`MAX_NAME_CHARS`] for a name, five problems, [`MAX_ITEMS`] names), and
+/// the whole to [`MAX_MODEL_TEXT_CHARS`] characters, whatever the envelope
+/// holds.
 #[must_use]
 pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
-    let mut text = format!("{}: {}", envelope.error_class, envelope.message);
+    let mut text = format!("{}: {}", envelope.error_class, cut(&envelope.message));
     if !text.ends_with(['.', '!', '?']) {
         text.push('.');
     }
@@ -189,10 +160,17 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
                 after.as_millis()
             );
         }
+        NextMove::Postpone { asked } => {
+            let _ = write!(
+                text,
+                " It may pass after {}, longer than the host waits: do not repeat the call now; tell the user when it can be tried again, or go on without it.",
+                human(*asked)
+            );
+        }
         NextMove::FixArguments { problems } => {
             // The problems the message does not already list.
             for problem in problems.iter().take(5) {
-                let line = problem.to_string();
+                let line = cut_to(&problem.to_string(), MAX_STEP_CHARS);
                 if !text.contains(&line) {
                     let _ = write!(text, " {line}.");
                 }
@@ -200,13 +178,18 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
             text.push_str(" Change the call, then make it again.");
         }
         NextMove::CallTool { tool } => {
-            let _ = write!(text, " Call {tool} first.");
+            let _ = write!(text, " Call {} first.", cut_to(tool, MAX_NAME_CHARS));
         }
         NextMove::PickNearMiss { names } => {
             let _ = write!(
                 text,
                 " Did you mean: {}? Call the tool again with one of these.",
-                names.join(", ")
+                names
+                    .iter()
+                    .take(MAX_ITEMS)
+                    .map(|name| cut_to(name, MAX_NAME_CHARS))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
         NextMove::AskUser => {
@@ -215,24 +198,55 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
         NextMove::Stop => {
             text.push_str(" Do not repeat the call; report the failure");
             if let Some(id) = &envelope.correlation_id {
-                let _ = write!(text, " (correlation id {id})");
+                let _ = write!(text, " (correlation id {})", cut_to(id, MAX_NAME_CHARS));
             }
             text.push('.');
         }
     }
     // The failure's own first step, when it is for the model: none for a
-    // repeat (the host makes it), and for a stop only the check of a call
-    // that may have taken effect.
+    // repeat (the host makes it); for a stop the check of a call that may
+    // have taken effect, else the first step that does not ask for a
+    // repeat (a SEP-3313 `agentGuidance` such as "ask an administrator").
     let step = match next {
-        NextMove::Repeat { .. } => None,
+        NextMove::Repeat { .. } | NextMove::Postpone { .. } => None,
         NextMove::Stop => envelope
             .next_steps
             .iter()
-            .find(|step| Effect::is_check_step(step)),
+            .find(|step| Effect::is_check_step(step))
+            .or_else(|| {
+                envelope
+                    .next_steps
+                    .iter()
+                    .find(|step| !asks_to_repeat(step))
+            }),
         _ => envelope.next_steps.first(),
     };
-    if let Some(step) = step.filter(|step| !text.contains(step.as_str())) {
+    if let Some(step) = step.map(|step| cut_to(step, MAX_STEP_CHARS))
+        && !text.contains(step.as_str())
+    {
         let _ = write!(text, " Hint: {step}.");
     }
-    text
+    cut_to(&text, MAX_MODEL_TEXT_CHARS)
+}
+
+/// Whether a next step asks for the call again (`retry`, `repeat`, `try
+/// again`): not for a host that stops.
+fn asks_to_repeat(step: &str) -> bool {
+    let step = step.to_ascii_lowercase();
+    ["retry", "repeat", "try again", "call again"]
+        .iter()
+        .any(|words| step.contains(words))
+}
+
+/// A wait as a person says it, rounded down: `900 ms`, `45 s`, `12 min`,
+/// `5 h`, `3 days`.
+fn human(wait: Duration) -> String {
+    let seconds = wait.as_secs();
+    match seconds {
+        0 => format!("{} ms", wait.as_millis()),
+        1..120 => format!("{seconds} s"),
+        120..7200 => format!("{} min", seconds / 60),
+        7200..172_800 => format!("{} h", seconds / 3600),
+        _ => format!("{} days", seconds / 86_400),
+    }
 }

@@ -4,7 +4,8 @@ use std::time::SystemTime;
 
 use serde_json::{Map, Value};
 
-use super::{cut, ours};
+use super::bound::{bound, cut};
+use super::{ours, validation};
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
 
@@ -13,12 +14,26 @@ use crate::model::envelope::ErrorEnvelope;
 /// `Content-Type`'s, both as sent.
 ///
 /// - A JSON body (`application/problem+json`, or any JSON object with a
-///   `status` or `detail` member) is read as problem details (RFC 9457):
-///   the envelope's own members read back (`error_class`, `code`,
-///   `argument_errors`, ...: this crate's problem details are
-///   lossless), `detail` as the message (else `title`), and without an
-///   `error_class` the status's class ([`ErrorClass::from_http_status`]);
-///   `instance` is the correlation id when none is given.
+///   member of problem details or of a validation report below) is read
+///   as problem details (RFC 9457): the envelope's own members read back
+///   (`error_class`, `code`, `argument_errors`, ...: this crate's problem
+///   details are lossless), `detail` as the message (else `title`, else
+///   the argument problems' summary), and without an `error_class` the
+///   status's class ([`ErrorClass::from_http_status`]); `instance` is the
+///   correlation id when none is given.
+/// - Other frameworks' validation reports become `argument_errors`, with
+///   JSON Pointer paths, when the body has none of its own:
+///
+///   | member | framework | problem |
+///   |---|---|---|
+///   | `errors: [{"pointer": "#/age", "detail": "..."}]` | RFC 9457 | at the pointer |
+///   | `errors: {"Title": ["..."]}`, `errors: {"address.city": "..."}` | ASP.NET's `ValidationProblemDetails`, Spring | at the property (`items[0].name` is `/items/0/name`; its case kept) |
+///   | `invalid-params: [{"name": "age", "reason": "..."}]` | RFC 7807 | at the property |
+///   | `detail: [{"loc": ["body", "id"], "msg": "...", "type": "..."}]` | FastAPI (pydantic) | at `loc` without its first token (`body`, `query`, ...) and without pydantic's union-member tokens (`int`, `list[int]`) |
+///   | `issues: [...]`, `error.issues: [...]` | zod 3 and 4 | at `path` |
+///
+///   A problem stated in words is `missing` when they say "required",
+///   else `other` with what they say the value must be.
 /// - Any other body: the status's class, the message `the server answered
 ///   <status>` (the body is not shown: it may be an HTML page).
 /// - `Retry-After` (delay-seconds, or an HTTP date, RFC 9110 section
@@ -40,9 +55,9 @@ pub fn read_http(
         .flatten()
         .and_then(|value| match value {
             Value::Object(map)
-                if map.contains_key("status")
-                    || map.contains_key("detail")
-                    || map.contains_key("error_class") =>
+                if PROBLEM_MEMBERS
+                    .iter()
+                    .any(|member| map.contains_key(*member)) =>
             {
                 Some(map)
             }
@@ -61,8 +76,21 @@ pub fn read_http(
     {
         envelope = envelope.with_retry_after_ms(crate::model::envelope::duration_ms(wait));
     }
-    Some(envelope)
+    Some(bound(envelope))
 }
+
+/// The members that make a JSON body problem details (or a validation
+/// report read as one).
+const PROBLEM_MEMBERS: [&str; 8] = [
+    "status",
+    "title",
+    "detail",
+    "error_class",
+    "errors",
+    "invalid-params",
+    "issues",
+    "error",
+];
 
 /// [`read_http`] for an `http::Response` (features `host` and `http`).
 #[cfg(feature = "http")]
@@ -84,10 +112,31 @@ pub fn read_http_response<B: AsRef<[u8]>>(response: &http::Response<B>) -> Optio
 
 /// The envelope of a problem details object.
 fn problem_details(mut problem: Map<String, Value>, class: ErrorClass) -> ErrorEnvelope {
+    let problems = if problem.contains_key("argument_errors") {
+        Vec::new()
+    } else {
+        validation::problems(&problem)
+    };
     let message = ["detail", "title"]
         .iter()
         .find_map(|key| problem.get(*key).and_then(Value::as_str))
-        .map_or_else(|| String::from(class.generic_message()), cut);
+        .map(cut);
+    let message = match message {
+        Some(message) => message,
+        None if !problems.is_empty() => crate::args::invalid_arguments(problems.clone())
+            .message
+            .clone(),
+        None => String::from(class.generic_message()),
+    };
+    for key in ["errors", "invalid-params", "issues", "error"] {
+        problem.remove(key);
+    }
+    if !problems.is_empty() {
+        problem.insert(
+            String::from("argument_errors"),
+            serde_json::to_value(&problems).unwrap_or_default(),
+        );
+    }
     problem.insert(String::from("message"), Value::from(message));
     if !problem.contains_key("error_class") {
         problem.insert(String::from("error_class"), Value::from(class.as_str()));
@@ -112,7 +161,7 @@ fn problem_details(mut problem: Map<String, Value>, class: ErrorClass) -> ErrorE
     let value = Value::Object(problem);
     ours(&value).unwrap_or_else(|| {
         let message = value["message"].as_str().unwrap_or_default().to_owned();
-        ErrorEnvelope::new(class, message)
+        ErrorEnvelope::new(class, message).with_argument_errors(problems)
     })
 }
 

@@ -2,12 +2,10 @@
 
 use serde_json::Value;
 
-use super::{cut, ours, text};
+use super::bound::{bound, cut};
+use super::{ours, text, tool_failure};
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
-
-/// The `_meta` key of the draft SEP-3313 tool-failure object.
-const TOOL_FAILURE: &str = "io.modelcontextprotocol/toolFailure";
 
 /// The failure a `CallToolResult` (MCP, as JSON) reports, or `None` when
 /// `isError` is not `true` (a success, or not a tool result at all).
@@ -17,16 +15,36 @@ const TOOL_FAILURE: &str = "io.modelcontextprotocol/toolFailure";
 /// 1. our envelope in `structuredContent`;
 /// 2. our envelope as the JSON of a text block (what an rmcp tool's `Err`
 ///    with this crate becomes);
-/// 3. the draft SEP-3313 object in `_meta["io.modelcontextprotocol/toolFailure"]`:
-///    `class` `capability` / `governance` / `reliability` gives
-///    `UNKNOWN` with its `code`, `retryable` (for `reliability`) kept,
-///    `retryNotBefore` (epoch milliseconds) as `retry_after_ms` from now,
-///    `correlationId`, and `agentGuidance` as the next step; the message
-///    is the text blocks';
+/// 3. the draft SEP-3313 object in `_meta["io.modelcontextprotocol/toolFailure"]`,
+///    as the table below reads it; the message is the text blocks';
 /// 4. the texts of the official SDKs (see below), with the argument paths
 ///    they name;
 /// 5. otherwise the text blocks, joined by newlines: class `UNKNOWN`, the
-///    text as the message (cut to [`super::MAX_TEXT_CHARS`] characters).
+///    text as the message.
+///
+/// The envelope is within the host's bounds (the module's docs), however
+/// large or deep the result.
+///
+/// The SEP-3313 object is read as it means:
+///
+/// | member | envelope |
+/// |---|---|
+/// | `code` naming a class of ours of the same SEP class (`RATE_LIMITED` of `reliability`: what this crate writes) | that class |
+/// | `class: "governance"` (a policy, a permission, an approval) | `INTERACTION_REQUIRED`: a person must act |
+/// | `class: "capability"` (the call cannot work as made) | `UNSUPPORTED`: the model changes its request; never repeated as is |
+/// | `class: "reliability"`, `retryable: true` | `TRANSIENT`, effect unknown: repeated only when the tool is read-only or idempotent |
+/// | `class: "reliability"`, otherwise | `INTERNAL`: not repeated |
+/// | no `class`, or another | `UNKNOWN` |
+/// | `code` | `code` |
+/// | `retryable: false` of `reliability` | not retryable, whatever the class |
+/// | `retryNotBefore` (epoch milliseconds, an integer or a float) | `retry_after_ms` from now; zero once it has passed |
+/// | `correlationId` | `correlation_id` |
+/// | `agentGuidance` | the first next step, which [`model_text`](super::model_text) shows the model |
+///
+/// The SEP's `retryable` says a later attempt may pass, not that the
+/// failed one changed nothing: whether a repeat is safe is for the tool's
+/// annotations to say, so a generic reliability failure has effect
+/// `unknown`.
 ///
 /// The SDK texts recognised (the result's text, with or without the
 /// TypeScript SDK's `MCP error <code>: ` prefix):
@@ -42,8 +60,13 @@ pub fn read_tool_result(result: &Value) -> Option<ErrorEnvelope> {
     if result.get("isError").and_then(Value::as_bool) != Some(true) {
         return None;
     }
+    Some(bound(tool_result(result)))
+}
+
+/// [`read_tool_result`] of a failed result, before the bounds.
+fn tool_result(result: &Value) -> ErrorEnvelope {
     if let Some(envelope) = result.get("structuredContent").and_then(ours) {
-        return Some(envelope);
+        return envelope;
     }
     let texts: Vec<&str> = result
         .get("content")
@@ -59,56 +82,32 @@ pub fn read_tool_result(result: &Value) -> Option<ErrorEnvelope> {
             .as_ref()
             .and_then(ours)
         {
-            return Some(envelope);
+            return envelope;
         }
     }
     let text = texts.join("\n");
     if let Some(failure) = result
         .get("_meta")
-        .and_then(|meta| meta.get(TOOL_FAILURE))
+        .and_then(|meta| meta.get(tool_failure::KEY))
         .and_then(Value::as_object)
     {
-        return Some(tool_failure(failure, &text));
+        return tool_failure::read(failure, message(&text));
     }
-    Some(text::read(&text).unwrap_or_else(|| unknown(&text)))
+    text::read(&text).unwrap_or_else(|| unknown(&text))
 }
 
 /// An `UNKNOWN` envelope whose message is `text`, cut.
 pub(super) fn unknown(text: &str) -> ErrorEnvelope {
-    let message = if text.trim().is_empty() {
+    ErrorEnvelope::new(ErrorClass::Unknown, message(text))
+}
+
+/// `text` cut, as a failure's message; a text of whitespace says nothing.
+fn message(text: &str) -> String {
+    if text.trim().is_empty() {
         String::from("the tool failed and said nothing more")
     } else {
         cut(text)
-    };
-    ErrorEnvelope::new(ErrorClass::Unknown, message)
-}
-
-/// The envelope of a SEP-3313 tool-failure object.
-fn tool_failure(failure: &serde_json::Map<String, Value>, text: &str) -> ErrorEnvelope {
-    let mut envelope = unknown(text);
-    let get_str = |key: &str| failure.get(key).and_then(Value::as_str);
-    if let Some(code) = get_str("code").filter(|code| !code.is_empty()) {
-        envelope = envelope.with_code(cut(code));
     }
-    let reliability = get_str("class") == Some("reliability");
-    let retryable = reliability && failure.get("retryable").and_then(Value::as_bool) == Some(true);
-    // The wire's word, as the envelope's lenient reader takes it: a
-    // retryable failure changed nothing the server knows of.
-    envelope = envelope.with_retryable(retryable);
-    if retryable {
-        envelope = envelope.idempotent();
-    }
-    if let Some(not_before) = failure.get("retryNotBefore").and_then(Value::as_u64) {
-        envelope =
-            envelope.with_retry_after_ms(not_before.saturating_sub(crate::render::mcp::now_ms()));
-    }
-    if let Some(id) = get_str("correlationId") {
-        envelope = envelope.with_correlation_id(id);
-    }
-    if let Some(step) = get_str("agentGuidance").filter(|step| !step.is_empty()) {
-        envelope = envelope.with_next_step(cut(step));
-    }
-    envelope
 }
 
 /// The failure a JSON-RPC error reports (a request the server refused
@@ -131,6 +130,11 @@ fn tool_failure(failure: &serde_json::Map<String, Value>, text: &str) -> ErrorEn
 /// The message is the error's `message`, cut, for every class.
 #[must_use]
 pub fn read_jsonrpc_error(code: i64, message: &str, data: Option<&Value>) -> ErrorEnvelope {
+    bound(jsonrpc_error(code, message, data))
+}
+
+/// [`read_jsonrpc_error`] before the bounds.
+fn jsonrpc_error(code: i64, message: &str, data: Option<&Value>) -> ErrorEnvelope {
     if let Some(envelope) = data.and_then(ours) {
         return envelope;
     }
@@ -170,14 +174,54 @@ pub fn read_jsonrpc_error(code: i64, message: &str, data: Option<&Value>) -> Err
     }
 }
 
+/// The failure of a call the client gave up waiting for.
+#[cfg(feature = "rmcp")]
+pub(super) fn timed_out() -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::Timeout,
+        "the tool call timed out before the server answered",
+    )
+    .with_code("REQUEST_TIMEOUT")
+}
+
 /// [`read_tool_result`] for rmcp's `CallToolResult` (features `host` and
-/// `rmcp`).
+/// `rmcp`), reading only the parts [`read_tool_result`] reads.
 #[cfg(feature = "rmcp")]
 #[must_use]
 pub fn read_call_tool_result(result: &rmcp::model::CallToolResult) -> Option<ErrorEnvelope> {
-    serde_json::to_value(result)
-        .ok()
-        .and_then(|value| read_tool_result(&value))
+    if result.is_error != Some(true) {
+        return None;
+    }
+    // Only what the reader looks at, and no JSON deeper than it reads:
+    // serializing a deep `structuredContent` whole would recurse as deep.
+    let mut value = serde_json::Map::new();
+    value.insert("isError".into(), Value::Bool(true));
+    let texts: Vec<Value> = result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text())
+        .map(|text| serde_json::json!({"type": "text", "text": text.text}))
+        .collect();
+    value.insert("content".into(), Value::Array(texts));
+    if let Some(structured) = result
+        .structured_content
+        .as_ref()
+        .filter(|value| super::bound::shallow(value))
+    {
+        value.insert("structuredContent".into(), structured.clone());
+    }
+    if let Some(failure) = result
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.0.get(tool_failure::KEY))
+        .filter(|value| super::bound::shallow(value))
+    {
+        value.insert(
+            "_meta".into(),
+            serde_json::json!({ tool_failure::KEY: failure }),
+        );
+    }
+    read_tool_result(&Value::Object(value))
 }
 
 /// [`read_jsonrpc_error`] for rmcp's `ErrorData` (features `host` and
@@ -200,11 +244,7 @@ pub fn read_service_error(error: &rmcp::ServiceError) -> ErrorEnvelope {
     use rmcp::ServiceError;
     match error {
         ServiceError::McpError(data) => read_error_data(data),
-        ServiceError::Timeout { .. } => ErrorEnvelope::new(
-            ErrorClass::Timeout,
-            "the tool call timed out before the server answered",
-        )
-        .with_code("REQUEST_TIMEOUT"),
+        ServiceError::Timeout { .. } => timed_out(),
         ServiceError::Cancelled { .. } => {
             ErrorEnvelope::new(ErrorClass::Cancelled, "the tool call was cancelled")
                 .with_code("REQUEST_CANCELLED")

@@ -19,49 +19,68 @@
 //! tool-failure object (`_meta["io.modelcontextprotocol/toolFailure"]`);
 //! the texts the official SDKs write for a bad argument or an unknown tool
 //! ([`read_tool_result`] lists them); and otherwise the plain text, as an
-//! `UNKNOWN` envelope whose message is the text, cut to
-//! [`MAX_TEXT_CHARS`] characters. Nothing is guessed beyond what the
-//! failure states: a text that says nothing of a retry is not retryable.
+//! `UNKNOWN` envelope whose message is the text. Nothing is guessed beyond
+//! what the failure states: a text that says nothing of a retry is not
+//! retryable.
+//!
+//! **Bounded**: whatever a peer sends, the envelope a reader returns holds
+//! at most [`MAX_TEXT_CHARS`] characters of message, [`MAX_ITEMS`] next
+//! steps of [`MAX_STEP_CHARS`] each, [`MAX_ARGUMENT_ERRORS`] argument
+//! problems, names and codes of [`MAX_NAME_CHARS`] and `details` of
+//! [`MAX_DETAILS_BYTES`]; JSON nested deeper than [`MAX_DEPTH`] is not
+//! read, so no reader recurses deeper, on any stack. [`model_text`] writes
+//! at most [`MAX_MODEL_TEXT_CHARS`].
 //!
 //! **Deciding**: [`next_move`] turns an envelope and what the host knows
 //! about the tool (a [`CallBehaviour`](crate::CallBehaviour), from the
 //! tool's MCP annotations: [`CallBehaviour::from_hints`](crate::CallBehaviour::from_hints))
-//! into one [`NextMove`], and [`model_text`] into the short text to show
-//! the model.
+//! into one [`NextMove`], within a [`RetryPolicy`] (the longest wait
+//! honoured, the repeats of one call); a [`Retries`] per agent run adds
+//! jitter to the backoff and a budget for the run. [`model_text`] is the
+//! short text to show the model.
 
+mod bound;
+#[cfg(feature = "rmcp")]
+mod client;
 mod decide;
 mod http;
 mod mcp;
+mod paths;
+mod policy;
+mod pydantic;
 mod text;
+mod tool_failure;
+mod validation;
+mod words;
+mod zod;
 
-pub use decide::{MAX_REPEATS, NextMove, backoff, model_text, next_move};
+pub use bound::{
+    MAX_ARGUMENT_ERRORS, MAX_DEPTH, MAX_DETAILS_BYTES, MAX_ITEMS, MAX_MODEL_TEXT_CHARS,
+    MAX_NAME_CHARS, MAX_STEP_CHARS, MAX_TEXT_CHARS,
+};
+#[cfg(feature = "rmcp")]
+pub use client::{Failure, behaviour_of, call_tool};
+pub use decide::{NextMove, model_text};
 pub use http::read_http;
 #[cfg(feature = "http")]
 pub use http::read_http_response;
 #[cfg(feature = "rmcp")]
 pub use mcp::{read_call_tool_result, read_error_data, read_service_error};
 pub use mcp::{read_jsonrpc_error, read_tool_result};
-
-/// How many characters of a failure's plain text become the envelope's
-/// message; a longer text is cut there and ends with `…`.
-pub const MAX_TEXT_CHARS: usize = 2000;
+pub use paths::fit_paths;
+pub use policy::{Retries, RetryPolicy, next_move};
 
 use crate::model::envelope::ErrorEnvelope;
 
-/// `text`, cut to [`MAX_TEXT_CHARS`] characters.
-fn cut(text: &str) -> String {
-    match text.char_indices().nth(MAX_TEXT_CHARS) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
-}
-
 /// An envelope read from JSON that is ours (it has `error_class` and
-/// `message`), if `value` is one.
+/// `message`), if `value` is one and nests at most [`MAX_DEPTH`] levels.
 fn ours(value: &serde_json::Value) -> Option<ErrorEnvelope> {
     let object = value.as_object()?;
     if !object.contains_key("error_class") || !object.contains_key("message") {
         return None;
     }
-    serde_json::from_value(value.clone()).ok()
+    if !bound::shallow(value) {
+        return None;
+    }
+    serde::Deserialize::deserialize(value).ok()
 }
