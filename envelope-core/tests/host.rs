@@ -39,37 +39,108 @@ fn our_envelope_in_structured_content_or_text() {
     assert_eq!(host::read_tool_result(&text), Some(envelope));
 }
 
+fn sep_result(text: &str, failure: Value) -> Value {
+    json!({
+        "content": [{"type": "text", "text": text}],
+        "isError": true,
+        "_meta": {"io.modelcontextprotocol/toolFailure": failure}
+    })
+}
+
 #[test]
 fn the_sep_3313_object() {
-    let result = json!({
-        "content": [{"type": "text", "text": "the notes database is busy"}],
-        "isError": true,
-        "_meta": {"io.modelcontextprotocol/toolFailure": {
+    let result = sep_result(
+        "the notes database is busy",
+        json!({
             "class": "reliability",
             "code": "DB_BUSY",
             "retryable": true,
             "correlationId": "req-9",
             "agentGuidance": "wait, then repeat the same call"
-        }}
-    });
+        }),
+    );
     let envelope = host::read_tool_result(&result).unwrap();
     assert_eq!(
         envelope.to_json_string(),
-        r#"{"isError":true,"error_class":"UNKNOWN","message":"the notes database is busy","next_steps":["wait, then repeat the same call"],"code":"DB_BUSY","category":"Technical","retryable":true,"effect":"unknown","correlation_id":"req-9"}"#
+        r#"{"isError":true,"error_class":"TRANSIENT","message":"the notes database is busy","next_steps":["the call may have taken effect: check its result before repeating it","wait, then repeat the same call"],"code":"DB_BUSY","category":"Technical","effect":"unknown","correlation_id":"req-9"}"#
     );
-    // A write, declared nothing: the SEP said retryable, the host repeats.
+    // A later attempt may pass, but whether a repeat is safe is the
+    // tool's to say: a read repeats, a write that declares nothing stops.
     assert_eq!(
-        host::next_move(&envelope, CallBehaviour::default(), 1),
+        host::next_move(&envelope, CallBehaviour::READ, 1),
         NextMove::Repeat {
             after: Duration::from_secs(1)
         }
     );
-    let capability = json!({
-        "content": [{"type": "text", "text": "no such table"}],
-        "isError": true,
-        "_meta": {"io.modelcontextprotocol/toolFailure": {"class": "capability", "code": "TABLE_NOT_FOUND", "retryable": true}}
-    });
-    assert!(!host::read_tool_result(&capability).unwrap().retryable);
+    assert_eq!(
+        host::next_move(&envelope, CallBehaviour::default(), 1),
+        NextMove::Stop
+    );
+
+    // governance: a person must act; the guidance is what the model reads.
+    let approval = host::read_tool_result(&sep_result(
+        "the transfer needs approval",
+        json!({"class": "governance", "code": "APPROVAL_REQUIRED", "agentGuidance": "ask the account owner to approve transfer 7"}),
+    ))
+    .unwrap();
+    assert_eq!(approval.error_class, ErrorClass::InteractionRequired);
+    assert_eq!(approval.code.as_deref(), Some("APPROVAL_REQUIRED"));
+    let next = host::next_move(&approval, CallBehaviour::default(), 1);
+    assert_eq!(next, NextMove::AskUser);
+    assert_eq!(
+        host::model_text(&approval, &next),
+        "INTERACTION_REQUIRED: the transfer needs approval. Ask the user to resolve this; do not repeat the call. Hint: ask the account owner to approve transfer 7."
+    );
+
+    // capability: the model changes its request, even if `retryable` says
+    // otherwise (the SEP gives `retryable` to reliability only).
+    let capability = host::read_tool_result(&sep_result(
+        "no such table",
+        json!({"class": "capability", "code": "TABLE_NOT_FOUND", "retryable": true}),
+    ))
+    .unwrap();
+    assert_eq!(capability.error_class, ErrorClass::Unsupported);
+    assert!(!capability.retryable);
+    assert_eq!(
+        host::next_move(&capability, CallBehaviour::READ, 1),
+        NextMove::FixArguments { problems: vec![] }
+    );
+
+    // A code naming a class of ours of the same SEP class is that class;
+    // `retryNotBefore` as an integer and as a float read the same.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let not_before = now + 60_000;
+    for stamp in [json!(not_before), json!(not_before as f64 + 0.25)] {
+        let limited = host::read_tool_result(&sep_result(
+            "slow down",
+            json!({"class": "reliability", "code": "RATE_LIMITED", "retryable": true, "retryNotBefore": stamp}),
+        ))
+        .unwrap();
+        assert_eq!(limited.error_class, ErrorClass::RateLimited);
+        assert!(limited.retryable);
+        let wait = limited.retry_after_ms.unwrap();
+        assert!((59_000..=60_001).contains(&wait), "{wait}");
+    }
+    // reliability, not retryable: the server's fault, and the guidance
+    // that does not ask for a repeat is shown.
+    let broken = host::read_tool_result(&sep_result(
+        "the index is corrupt",
+        json!({"class": "reliability", "code": "TIMEOUT", "retryable": false, "agentGuidance": "tell the user the index must be rebuilt"}),
+    ))
+    .unwrap();
+    assert_eq!(broken.error_class, ErrorClass::Internal);
+    assert_eq!(broken.code.as_deref(), Some("TIMEOUT"));
+    let next = host::next_move(&broken, CallBehaviour::READ, 1);
+    assert_eq!(next, NextMove::Stop);
+    assert_eq!(
+        host::model_text(&broken, &next),
+        "INTERNAL: the index is corrupt. Do not repeat the call; report the failure. Hint: the call may have taken effect: check its result before repeating it. Hint: tell the user the index must be rebuilt."
+    );
+    let unknown = host::read_tool_result(&sep_result("odd", json!({"class": "weather"}))).unwrap();
+    assert_eq!(unknown.error_class, ErrorClass::Unknown);
 }
 
 #[test]
@@ -280,9 +351,10 @@ fn the_next_move_rules() {
         );
         assert_eq!(host::next_move(&timeout, tool, 4), NextMove::Stop);
     }
-    assert_eq!(host::backoff(1), Duration::from_secs(1));
-    assert_eq!(host::backoff(3), Duration::from_secs(4));
-    assert_eq!(host::backoff(100), Duration::from_secs(30));
+    let policy = host::RetryPolicy::default();
+    assert_eq!(policy.backoff(1), Duration::from_secs(1));
+    assert_eq!(policy.backoff(3), Duration::from_secs(4));
+    assert_eq!(policy.backoff(100), Duration::from_secs(30));
 
     // A connection failure the server judged hopeless stays hopeless.
     let hopeless = ErrorEnvelope::new(ErrorClass::ConnectionFailed, "bad password")
@@ -306,6 +378,401 @@ fn the_next_move_rules() {
         host::model_text(&args, &host::next_move(&args, CallBehaviour::default(), 1)),
         "INVALID_ARGUMENTS: 1 problem in the arguments: /colum is not a known field (did you mean \"column\"?). Change the call, then make it again. Hint: fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument."
     );
+}
+
+/// The argument problems of an HTTP body, as JSON, and the message.
+fn http_problems(status: u16, body: Value) -> (Value, String) {
+    let envelope = host::read_http(
+        status,
+        Some("application/json"),
+        None,
+        body.to_string().as_bytes(),
+    )
+    .unwrap();
+    (
+        serde_json::to_value(&envelope.argument_errors).unwrap(),
+        envelope.message.clone(),
+    )
+}
+
+#[test]
+fn other_frameworks_validation_bodies() {
+    // RFC 9457's example, without `detail`: the title is the message.
+    let rfc9457 = json!({"type": "https://example.net/validation-error", "title": "Your request is not valid.", "errors": [{"detail": "must be a positive integer", "pointer": "#/age"}, {"detail": "must be 'green', 'red' or 'blue'", "pointer": "#/profile/color"}]});
+    assert_eq!(
+        http_problems(422, rfc9457),
+        (
+            json!([{"path": "/age", "kind": "other", "expected": "a positive integer"}, {"path": "/profile/color", "kind": "other", "expected": "'green', 'red' or 'blue'"}]),
+            String::from("Your request is not valid.")
+        )
+    );
+    // RFC 7807's example: no `status`, `invalid-params`.
+    let rfc7807 = json!({"type": "https://example.net/validation-error", "title": "Your request parameters didn't validate.", "invalid-params": [{"name": "age", "reason": "must be a positive integer"}, {"name": "color", "reason": "must be 'green', 'red' or 'blue'"}]});
+    let (problems, message) = http_problems(400, rfc7807);
+    assert_eq!(message, "Your request parameters didn't validate.");
+    assert_eq!(
+        problems[0],
+        json!({"path": "/age", "kind": "other", "expected": "a positive integer"})
+    );
+    // ASP.NET's ValidationProblemDetails.
+    let aspnet = json!({"type": "https://tools.ietf.org/html/rfc9110#section-15.5.1", "title": "One or more validation errors occurred.", "status": 400, "errors": {"Title": ["The Title field is required."], "Items[0].Price": ["The field Price must be between 1 and 100."]}, "traceId": "00-84c1fd4063c38d9f3900d06e56542d48-85d1d4-00"});
+    assert_eq!(
+        http_problems(400, aspnet),
+        (
+            json!([{"path": "/Items/0/Price", "kind": "other", "expected": "between 1 and 100"}, {"path": "/Title", "kind": "missing"}]),
+            String::from("One or more validation errors occurred.")
+        )
+    );
+    // Spring's ProblemDetail with a map of messages.
+    let spring = json!({"type": "about:blank", "title": "Bad Request", "status": 400, "detail": "Invalid request content.", "instance": "/notes", "errors": {"title": "must not be blank", "address.zip": "size must be between 5 and 5"}});
+    let (problems, message) = http_problems(400, spring);
+    assert_eq!(message, "Invalid request content.");
+    assert_eq!(
+        problems,
+        json!([{"path": "/address/zip", "kind": "other", "expected": "between 5 and 5"}, {"path": "/title", "kind": "other", "expected": "valid: must not be blank"}])
+    );
+    // FastAPI: `detail` is pydantic's errors; union members are dropped.
+    let fastapi = json!({"detail": [
+        {"type": "missing", "loc": ["body", "name"], "msg": "Field required", "input": {}},
+        {"type": "int_parsing", "loc": ["body", "id", "int"], "msg": "Input should be a valid integer, unable to parse string as an integer", "input": "x"},
+        {"type": "int_type", "loc": ["body", "ids", "list[int]", 0], "msg": "Input should be a valid integer", "input": "a"},
+        {"type": "greater_than", "loc": ["query", "limit"], "msg": "Input should be greater than 0", "input": "-1", "ctx": {"gt": 0}}
+    ]});
+    let (problems, message) = http_problems(422, fastapi);
+    assert_eq!(
+        problems,
+        json!([
+            {"path": "/name", "kind": "missing"},
+            {"path": "/id", "kind": "wrong_type", "expected": "a valid integer"},
+            {"path": "/ids/0", "kind": "wrong_type", "expected": "a valid integer"},
+            {"path": "/limit", "kind": "out_of_range", "expected": "greater than 0"}
+        ])
+    );
+    assert_eq!(
+        message,
+        "4 problems in the arguments: /name is missing; /id must be a valid integer; /ids/0 must be a valid integer; /limit must be greater than 0"
+    );
+    // zod 4's issues under `error` (Hono's validator), zod 3's at the top.
+    let zod4 = json!({"success": false, "error": {"name": "ZodError", "issues": [{"expected": "string", "code": "invalid_type", "path": ["name"], "message": "Invalid input: expected string, received number"}, {"origin": "number", "code": "too_small", "minimum": 1, "inclusive": true, "path": ["days"], "message": "Too small: expected number to be >=1"}]}});
+    assert_eq!(
+        http_problems(400, zod4).0,
+        json!([{"path": "/name", "kind": "wrong_type", "expected": "string", "received": "number"}, {"path": "/days", "kind": "out_of_range", "expected": ">= 1"}])
+    );
+    let zod3 = json!({"issues": [{"code": "unrecognized_keys", "keys": ["colour"], "path": [], "message": "Unrecognized key(s) in object: 'colour'"}, {"code": "invalid_enum_value", "options": ["fast", "slow"], "received": "quick", "path": ["mode"], "message": "Invalid enum value."}]});
+    assert_eq!(
+        http_problems(400, zod3).0,
+        json!([{"path": "/colour", "kind": "unknown_field"}, {"path": "/mode", "kind": "unknown_variant", "expected": "one of \"fast\", \"slow\""}])
+    );
+    // Every one of them is the model's to fix.
+    let envelope = host::read_http(
+        422,
+        None,
+        None,
+        br#"{"detail": [{"type": "missing", "loc": ["body", "q"], "msg": "Field required"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(envelope.error_class, ErrorClass::InvalidArguments);
+    assert!(
+        matches!(host::next_move(&envelope, CallBehaviour::READ, 1), NextMove::FixArguments { problems } if problems.len() == 1)
+    );
+}
+
+#[test]
+fn typescript_sdk_texts_that_are_not_argument_problems() {
+    // zod 3's JSON issues (TypeScript SDK 1.x before zod 4).
+    let zod3 = "Input validation error: Invalid arguments for tool add_note: [\n  {\n    \"code\": \"invalid_type\",\n    \"expected\": \"string\",\n    \"received\": \"undefined\",\n    \"path\": [\n      \"title\"\n    ],\n    \"message\": \"Required\"\n  }\n]";
+    let envelope = host::read_jsonrpc_error(-32602, zod3, None);
+    assert_eq!(
+        serde_json::to_value(&envelope.argument_errors).unwrap(),
+        json!([{"path": "/title", "kind": "missing"}])
+    );
+    let disabled =
+        host::read_jsonrpc_error(-32602, "MCP error -32602: Tool add_note disabled", None);
+    assert_eq!(
+        disabled.to_json_string(),
+        r#"{"isError":true,"error_class":"UNSUPPORTED","message":"the tool \"add_note\" is disabled on this server","next_steps":["do not call \"add_note\" again now; use another tool, or go on without it"],"code":"TOOL_DISABLED","category":"Validation"}"#
+    );
+    assert_eq!(
+        host::model_text(
+            &disabled,
+            &host::next_move(&disabled, CallBehaviour::READ, 1)
+        ),
+        "UNSUPPORTED: the tool \"add_note\" is disabled on this server. Change the call, then make it again. Hint: do not call \"add_note\" again now; use another tool, or go on without it."
+    );
+    let output = host::read_jsonrpc_error(
+        -32602,
+        "Output validation error: Tool add_note has an output schema but no structured content was provided",
+        None,
+    );
+    assert_eq!(output.error_class, ErrorClass::Internal);
+    assert_eq!(output.code.as_deref(), Some("OUTPUT_INVALID"));
+    assert_eq!(
+        host::next_move(&output, CallBehaviour::READ, 1),
+        NextMove::Stop
+    );
+}
+
+#[test]
+fn the_policy_bounds_every_wait() {
+    let limited =
+        |ms: u64| ErrorEnvelope::new(ErrorClass::RateLimited, "slow down").with_retry_after_ms(ms);
+    // A hint within the longest wait is waited; beyond it, not.
+    assert_eq!(
+        host::next_move(&limited(300_000), CallBehaviour::default(), 1),
+        NextMove::Repeat {
+            after: Duration::from_secs(300)
+        }
+    );
+    for huge in [300_001, 100 * 365 * 86_400_000, u64::MAX] {
+        let next = host::next_move(&limited(huge), CallBehaviour::default(), 1);
+        assert_eq!(
+            next,
+            NextMove::Postpone {
+                asked: Duration::from_millis(huge)
+            }
+        );
+    }
+    let far = limited(3 * 86_400_000);
+    assert_eq!(
+        host::model_text(&far, &host::next_move(&far, CallBehaviour::default(), 1)),
+        "RATE_LIMITED: slow down. It may pass after 3 days, longer than the host waits: do not repeat the call now; tell the user when it can be tried again, or go on without it."
+    );
+    // A Retry-After of centuries, as seconds and as a date.
+    for retry_after in ["99999999999", "Fri, 31 Dec 9999 23:59:59 GMT"] {
+        let envelope =
+            host::read_http(503, Some("text/plain"), Some(retry_after), b"down").unwrap();
+        assert!(
+            matches!(
+                host::next_move(&envelope, CallBehaviour::READ, 1),
+                NextMove::Postpone { .. }
+            ),
+            "{retry_after}"
+        );
+    }
+    // Tighter limits: one minute, one repeat.
+    let policy = host::RetryPolicy::default()
+        .with_max_wait(Duration::from_secs(60))
+        .with_max_repeats(1);
+    assert_eq!(
+        policy.next_move(&limited(61_000), CallBehaviour::default(), 1),
+        NextMove::Postpone {
+            asked: Duration::from_secs(61)
+        }
+    );
+    assert_eq!(
+        policy.next_move(&limited(1_000), CallBehaviour::default(), 2),
+        NextMove::Stop
+    );
+    assert_eq!(policy.backoff(10), Duration::from_secs(30));
+    assert_eq!(
+        policy.with_max_wait(Duration::from_secs(5)).backoff(10),
+        Duration::from_secs(5)
+    );
+}
+
+#[test]
+fn retries_jitter_and_budget() {
+    let timeout = ErrorEnvelope::new(ErrorClass::Timeout, "the read timed out");
+    let waits = |seed: u64| {
+        let mut retries = host::Retries::with_seed(host::RetryPolicy::default(), seed);
+        (1..=3)
+            .map(
+                |attempt| match retries.next_move(&timeout, CallBehaviour::READ, attempt) {
+                    NextMove::Repeat { after } => after,
+                    other => panic!("{other:?}"),
+                },
+            )
+            .collect::<Vec<_>>()
+    };
+    // Full jitter: within 0..=backoff, the same for the same seed, not
+    // the same for every seed.
+    let first = waits(7);
+    assert_eq!(first, waits(7));
+    for (attempt, wait) in first.iter().enumerate() {
+        assert!(*wait <= host::RetryPolicy::default().backoff(attempt as u32 + 1));
+    }
+    assert_ne!(first, waits(8));
+    // A hint is waited as given.
+    let mut retries = host::Retries::with_seed(host::RetryPolicy::default(), 1);
+    let busy = ErrorEnvelope::new(ErrorClass::Busy, "busy").with_retry_after_ms(1500);
+    assert_eq!(
+        retries.next_move(&busy, CallBehaviour::default(), 1),
+        NextMove::Repeat {
+            after: Duration::from_millis(1500)
+        }
+    );
+    // The run's budget: two repeats, then none for any call.
+    let policy = host::RetryPolicy::default().with_run_repeats(2);
+    let mut retries = host::Retries::with_seed(policy, 1);
+    for _ in 0..2 {
+        assert!(matches!(
+            retries.next_move(&busy, CallBehaviour::default(), 1),
+            NextMove::Repeat { .. }
+        ));
+    }
+    assert_eq!(
+        retries.next_move(&busy, CallBehaviour::default(), 1),
+        NextMove::Stop
+    );
+    assert_eq!(retries.repeats(), 2);
+    assert_eq!(retries.waited(), Duration::from_secs(3));
+    // And its waiting time: 4 minutes of hints fit in 5, the next does not.
+    let policy = host::RetryPolicy::default().with_run_wait(Duration::from_secs(300));
+    let mut retries = host::Retries::with_seed(policy, 1);
+    let long = ErrorEnvelope::new(ErrorClass::Busy, "busy").with_retry_after_ms(240_000);
+    assert!(matches!(
+        retries.next_move(&long, CallBehaviour::default(), 1),
+        NextMove::Repeat { .. }
+    ));
+    assert_eq!(
+        retries.next_move(&long, CallBehaviour::default(), 1),
+        NextMove::Stop
+    );
+    // Moves that are not repeats are not counted.
+    let missing = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "no such note");
+    assert_eq!(
+        retries.next_move(&missing, CallBehaviour::default(), 1),
+        NextMove::FixArguments { problems: vec![] }
+    );
+    assert_eq!(retries.repeats(), 1);
+}
+
+#[test]
+fn a_peers_text_is_bounded() {
+    // 5 MB texts, and long lists of 10 kB ones.
+    let huge = "x".repeat(5 * 1024 * 1024);
+    let long = "y".repeat(10 * 1024);
+    let peer = json!({
+        "error_class": "OBJECT_NOT_FOUND",
+        "message": huge,
+        "next_steps": [huge, long, long, long, long, long, long, long, long, long, long, long],
+        "fuzzy_matches": vec![long.clone(); 500],
+        "code": huge,
+        "suggested_tool": huge,
+        "correlation_id": huge,
+        "details": {"blob": huge},
+        "argument_errors": vec![json!({"path": long, "kind": "other", "expected": long, "suggestions": vec![long.clone(); 50]}); 100],
+    });
+    let result = json!({"content": [{"type": "text", "text": "x"}], "structuredContent": peer, "isError": true});
+    let envelope = host::read_tool_result(&result).unwrap();
+    assert_eq!(envelope.message.chars().count(), host::MAX_TEXT_CHARS + 1);
+    assert_eq!(envelope.next_steps.len(), host::MAX_ITEMS);
+    assert!(
+        envelope
+            .next_steps
+            .iter()
+            .all(|step| step.chars().count() == host::MAX_STEP_CHARS + 1)
+    );
+    assert_eq!(envelope.fuzzy_matches.len(), host::MAX_ITEMS);
+    assert_eq!(
+        envelope.code.as_deref().unwrap().chars().count(),
+        host::MAX_NAME_CHARS + 1
+    );
+    assert_eq!(envelope.argument_errors.len(), host::MAX_ARGUMENT_ERRORS);
+    assert_eq!(
+        envelope.argument_errors[0].suggestions.len(),
+        host::MAX_ITEMS
+    );
+    assert!(envelope.details.is_empty());
+    assert!(envelope.to_json_string().len() < 64 * 1024);
+    for tool in [CallBehaviour::READ, CallBehaviour::default()] {
+        let next = host::next_move(&envelope, tool, 1);
+        assert!(
+            host::model_text(&envelope, &next).chars().count() <= host::MAX_MODEL_TEXT_CHARS + 1
+        );
+    }
+    // model_text bounds an envelope the host built itself, too.
+    let own = ErrorEnvelope::new(ErrorClass::ObjectNotFound, huge.clone())
+        .with_fuzzy_matches(vec![long.clone(); 1000]);
+    let next = host::next_move(&own, CallBehaviour::READ, 1);
+    assert!(host::model_text(&own, &next).chars().count() <= host::MAX_MODEL_TEXT_CHARS + 1);
+    // The same through a JSON-RPC error's data and problem details.
+    let read = host::read_jsonrpc_error(-32000, &huge, Some(&peer));
+    assert_eq!(read.message.chars().count(), host::MAX_TEXT_CHARS + 1);
+    let body = json!({"status": 400, "detail": huge, "errors": vec![json!({"pointer": "/a", "detail": long}); 1000]}).to_string();
+    let read = host::read_http(400, None, None, body.as_bytes()).unwrap();
+    assert_eq!(read.argument_errors.len(), host::MAX_ARGUMENT_ERRORS);
+    assert!(read.to_json_string().len() < 64 * 1024);
+}
+
+/// `depth` arrays nested in one another, built and taken apart without
+/// recursion.
+fn nested(depth: usize) -> Value {
+    let mut value = json!("bottom");
+    for _ in 0..depth {
+        value = Value::Array(vec![value]);
+    }
+    value
+}
+
+fn dismantle(value: Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, value)| value)),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn deep_input_on_a_small_stack() {
+    // tokio's worker stack: 2 MiB.
+    let reader = std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            let deep = nested(10_000);
+            let mut envelope_like = serde_json::Map::new();
+            envelope_like.insert("error_class".into(), json!("BUSY"));
+            envelope_like.insert("message".into(), json!("m"));
+            envelope_like.insert("details".into(), deep);
+            // Not `json!`: it copies what it interpolates, recursively.
+            let mut failure = serde_json::Map::new();
+            failure.insert("class".into(), json!("reliability"));
+            failure.insert("code".into(), nested(10_000));
+            let mut meta = serde_json::Map::new();
+            meta.insert(
+                "io.modelcontextprotocol/toolFailure".into(),
+                Value::Object(failure),
+            );
+            let mut result = serde_json::Map::new();
+            result.insert("content".into(), json!([{"type": "text", "text": "deep"}]));
+            result.insert("isError".into(), json!(true));
+            result.insert("structuredContent".into(), Value::Object(envelope_like));
+            result.insert("_meta".into(), Value::Object(meta));
+            let result = Value::Object(result);
+            let envelope = host::read_tool_result(&result).unwrap();
+            let text = host::model_text(
+                &envelope,
+                &host::next_move(&envelope, CallBehaviour::READ, 1),
+            );
+            let data = host::read_jsonrpc_error(-32000, "deep", result.get("structuredContent"));
+            // A body nested past serde_json's limit is not JSON to it.
+            let body = format!(
+                "{{\"detail\": {}\"x\"{}}}",
+                "[".repeat(10_000),
+                "]".repeat(10_000)
+            );
+            let http = host::read_http(400, None, None, body.as_bytes()).unwrap();
+            dismantle(result);
+            (
+                envelope.error_class,
+                text,
+                data.error_class,
+                http.error_class,
+            )
+        })
+        .unwrap();
+    let (class, text, data, http) = reader.join().expect("no overflow");
+    // Too deep to be ours: the text blocks and the SEP object are read.
+    assert_eq!(class, ErrorClass::Internal);
+    assert_eq!(
+        text,
+        "INTERNAL: deep. Do not repeat the call; report the failure. Hint: the call may have taken effect: check its result before repeating it."
+    );
+    assert_eq!(data, ErrorClass::Unknown);
+    assert_eq!(http, ErrorClass::InvalidArguments);
 }
 
 /// Any JSON value as a result, a JSON-RPC error's data or an HTTP body.

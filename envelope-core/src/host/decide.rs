@@ -134,7 +134,8 @@ fn repeat_is_safe(envelope: &ErrorEnvelope, tool: CallBehaviour) -> bool {
 /// model to do, and the failure's first next step when the model is to act
 /// on it (none for a repeat or a postponed call, which the host handles;
 /// for a stop the step that says to check a call that may have taken
-/// effect, else the first that does not ask for a retry). For example:
+/// effect and the first other step that does not ask for a retry). For
+/// example:
 ///
 /// ```text
 /// OBJECT_NOT_FOUND: table EMPLOYES does not exist. Did you mean: EMPLOYEES? Call the tool again with one of these.
@@ -203,28 +204,31 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
             text.push('.');
         }
     }
-    // The failure's own first step, when it is for the model: none for a
+    // The failure's own steps, when they are for the model: none for a
     // repeat (the host makes it); for a stop the check of a call that may
-    // have taken effect, else the first step that does not ask for a
-    // repeat (a SEP-3313 `agentGuidance` such as "ask an administrator").
-    let step = match next {
-        NextMove::Repeat { .. } | NextMove::Postpone { .. } => None,
-        NextMove::Stop => envelope
-            .next_steps
-            .iter()
-            .find(|step| Effect::is_check_step(step))
-            .or_else(|| {
-                envelope
-                    .next_steps
-                    .iter()
-                    .find(|step| !asks_to_repeat(step))
-            }),
-        _ => envelope.next_steps.first(),
+    // have taken effect and the first step that neither checks nor asks for
+    // a repeat (a SEP-3313 `agentGuidance` such as "ask an administrator");
+    // else the first step.
+    let steps: Vec<&String> = match next {
+        NextMove::Repeat { .. } | NextMove::Postpone { .. } => Vec::new(),
+        NextMove::Stop => {
+            let check = envelope
+                .next_steps
+                .iter()
+                .find(|step| Effect::is_check_step(step));
+            let other = envelope
+                .next_steps
+                .iter()
+                .find(|step| !Effect::is_check_step(step) && !asks_to_repeat(step));
+            check.into_iter().chain(other).collect()
+        }
+        _ => envelope.next_steps.first().into_iter().collect(),
     };
-    if let Some(step) = step.map(|step| cut_to(step, MAX_STEP_CHARS))
-        && !text.contains(step.as_str())
-    {
-        let _ = write!(text, " Hint: {step}.");
+    for step in steps {
+        let step = cut_to(step, MAX_STEP_CHARS);
+        if !text.contains(step.as_str()) {
+            let _ = write!(text, " Hint: {step}.");
+        }
     }
     cut_to(&text, MAX_MODEL_TEXT_CHARS)
 }

@@ -29,7 +29,7 @@ use crate::model::envelope::ErrorEnvelope;
 ///
 /// | member | envelope |
 /// |---|---|
-/// | `code` naming a class of ours of the same SEP class (`RATE_LIMITED` of `reliability`: what this crate writes) | that class |
+/// | `code` naming a class of ours of the same SEP class (`RATE_LIMITED` of `reliability`: what this crate writes), unless `retryable: false` contradicts the class | that class |
 /// | `class: "governance"` (a policy, a permission, an approval) | `INTERACTION_REQUIRED`: a person must act |
 /// | `class: "capability"` (the call cannot work as made) | `UNSUPPORTED`: the model changes its request; never repeated as is |
 /// | `class: "reliability"`, `retryable: true` | `TRANSIENT`, effect unknown: repeated only when the tool is read-only or idempotent |

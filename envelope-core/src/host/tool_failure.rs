@@ -26,7 +26,10 @@ pub(super) fn read(failure: &Map<String, Value>, message: String) -> ErrorEnvelo
     let named = code
         .as_deref()
         .and_then(|code| code.parse::<ErrorClass>().ok())
-        .filter(|class| sep_class.is_none_or(|sep| sep == class.tool_failure_class()));
+        .filter(|class| sep_class.is_none_or(|sep| sep == class.tool_failure_class()))
+        // A class whose failures pass on a repeat, said not to: the
+        // server's word wins, and only `INTERNAL` says it on our wire.
+        .filter(|class| !(reliability && !retryable && class.is_retryable()));
     let class = named.unwrap_or(match sep_class {
         Some("governance") => ErrorClass::InteractionRequired,
         Some("capability") => ErrorClass::Unsupported,
