@@ -1,10 +1,12 @@
 //! An agent host with no LLM: a scripted model calls the `mcp_server`
 //! example's tools through rmcp's client (the server runs in this process,
-//! over an in-memory pipe), and the host reads each failure with
-//! `envelope::host` and acts on the decision, printing what it did:
+//! over an in-memory pipe). Every call goes through `envelope::host::call_tool`,
+//! the retry loop: it repeats what is safe to repeat, within the run's
+//! `Retries`, and hands the rest back with the move and the text for the
+//! model, which the scripted model acts on:
 //!
 //! - `row_count` of `EMPLOYEES` (a read, busy with `retry_after_ms`): the
-//!   host repeats it after the hinted delay, at most three times;
+//!   loop repeats it after the hinted delay, three times, then gives up;
 //! - `describe_table` with a misspelled key (`tabel`): the host renames it
 //!   from `argument_errors`' suggestion and calls again;
 //! - `describe_table` of `EMPLOYES`: the host picks the near miss;
@@ -60,27 +62,20 @@ pub async fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>>
     let behaviours: BTreeMap<String, CallBehaviour> = client
         .list_all_tools()
         .await?
-        .into_iter()
-        .map(|tool| {
-            let hints = tool.annotations.unwrap_or_default();
-            let behaviour = CallBehaviour::from_hints(
-                hints.read_only_hint,
-                hints.idempotent_hint,
-                hints.destructive_hint,
-            );
-            (tool.name.into_owned(), behaviour)
-        })
+        .iter()
+        .map(|tool| (tool.name.to_string(), host::behaviour_of(tool)))
         .collect();
 
+    // One retry budget for the whole run: its policy's defaults.
+    let mut retries = host::Retries::new(host::RetryPolicy::default());
     let mut calls = 0;
     for (tool, arguments) in script() {
         let behaviour = behaviours.get(tool).copied().unwrap_or_default();
         let mut arguments = arguments.as_object().cloned().unwrap_or_default();
-        let mut attempt = 1;
         loop {
             writeln!(out, "model: {tool} {}", Value::Object(arguments.clone()))?;
             // The host's own id for each call, which the server's answer
-            // and log line carry.
+            // and log line carry (the loop's repeats send the same).
             calls += 1;
             let mut meta = Map::new();
             meta.insert(
@@ -89,22 +84,25 @@ pub async fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>>
             );
             let mut params = CallToolRequestParams::new(tool).with_arguments(arguments.clone());
             params.meta = Some(RequestMetaObject(MetaObject(meta)));
-            let failure = match client.call_tool(params).await {
-                Ok(result) => host::read_call_tool_result(&result),
-                Err(error) => Some(host::read_service_error(&error)),
-            };
-            let Some(envelope) = failure else {
-                writeln!(out, "host: {tool} succeeded")?;
-                break;
-            };
-            let next = host::next_move(&envelope, behaviour, attempt);
-            writeln!(out, "host: {}", host::model_text(&envelope, &next))?;
-            match next {
-                NextMove::Repeat { after } => {
-                    writeln!(out, "host: waits {} ms, then repeats", after.as_millis())?;
-                    tokio::time::sleep(after).await;
-                    attempt += 1;
+            let (repeats, waited) = (retries.repeats(), retries.waited());
+            let outcome = host::call_tool(&client, params, behaviour, &mut retries).await;
+            if retries.repeats() > repeats {
+                writeln!(
+                    out,
+                    "host: repeated it {} times, waiting {} ms in all",
+                    retries.repeats() - repeats,
+                    (retries.waited() - waited).as_millis()
+                )?;
+            }
+            let failure = match outcome {
+                Ok(_) => {
+                    writeln!(out, "host: {tool} succeeded")?;
+                    break;
                 }
+                Err(failure) => failure,
+            };
+            writeln!(out, "host: {}", failure.model_text)?;
+            match failure.next {
                 NextMove::FixArguments { problems } => {
                     if !fix(&mut arguments, &problems) {
                         writeln!(out, "host: the model cannot fix this; it moves on")?;
@@ -122,6 +120,10 @@ pub async fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>>
                 }
                 NextMove::AskUser => {
                     writeln!(out, "host: asks the user")?;
+                    break;
+                }
+                NextMove::Postpone { .. } => {
+                    writeln!(out, "host: the model tells the user to try later")?;
                     break;
                 }
                 NextMove::Stop | _ => {

@@ -1,7 +1,7 @@
-//! The `agent_host` example's transcript, whole: a read repeated after the
-//! hinted delay, a misspelled argument fixed from `argument_errors`, a
-//! near miss picked, a write whose effect is unknown not repeated. The
-//! clock is paused, so the waits take no time.
+//! The `agent_host` example's transcript, whole: a read repeated by the
+//! retry loop after the hinted delay, a misspelled argument fixed from
+//! `argument_errors`, a near miss picked, a write whose effect is unknown
+//! not repeated. The clock is paused, so the waits take no time.
 
 #[path = "../examples/agent_host.rs"]
 #[allow(dead_code)] // its `main`
