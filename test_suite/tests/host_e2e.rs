@@ -1,9 +1,11 @@
 //! The host side against MCP servers nobody here wrote: the official Python
 //! SDK's `MCPServer` (PyPI `mcp==2.3.0`, `tests/e2e/python_sdk_server.py`)
 //! and the official TypeScript SDK's `McpServer` (npm
-//! `@modelcontextprotocol/sdk`, pinned in `tests/e2e/ts_sdk_server/`), each
-//! started as a child process and driven over stdio by rmcp's client, the
-//! way a Rust agent host talks to them.
+//! `@modelcontextprotocol/sdk`, pinned in `tests/e2e/ts_sdk_server/`), and
+//! a server of the standalone FastMCP framework (PyPI `fastmcp==2.14.7`,
+//! `tests/e2e/fastmcp_server.py`), each started as a child process and
+//! driven over stdio by rmcp's client, the way a Rust agent host talks to
+//! them; the Python SDK's also through the retry loop (`host::call_tool`).
 //!
 //! Every call's answer is kept twice: as rmcp's client returned it
 //! (`CallToolResult`, or the `ErrorData` of a JSON-RPC error) and as the
@@ -16,10 +18,12 @@
 //! `ENVELOPE_UPDATE_FIXTURES=1` rewrites the fixtures from this run instead
 //! of checking them (`.ci/run` unsets it).
 //!
-//! Needs both servers, so it is `#[ignore]`d: `.ci/run` installs them
-//! (the Python venv of `mcp_e2e`, `npm ci` in `tests/e2e/ts_sdk_server`) and
-//! runs it with `--ignored`; there a missing or wrong server fails it.
-//! `ENVELOPE_MCP_PYTHON` names the Python with `mcp` (default `python3`),
+//! Needs the servers, so it is `#[ignore]`d: `.ci/run` installs them
+//! (the Python venv of `mcp_e2e`, a venv with `fastmcp`, `npm ci` in
+//! `tests/e2e/ts_sdk_server`) and runs it with `--ignored`; there a missing
+//! or wrong server fails it. `ENVELOPE_MCP_PYTHON` names the Python with
+//! `mcp` (default `python3`), `ENVELOPE_FASTMCP_PYTHON` the one with
+//! `fastmcp` (default `python3`),
 //! `ENVELOPE_MCP_NODE` the Node.js binary (default `node`, found on `PATH`);
 //! the TypeScript server's dependencies are those of its own directory's
 //! `node_modules`.
@@ -42,6 +46,9 @@ use envelope::{CallBehaviour, Envelope, ErrorEnvelope};
 /// The versions `.ci/run` installs; another one is treated as missing.
 const PINNED_PYTHON_SDK: &str = "2.3.0";
 const PINNED_TS_SDK: &str = "1.32.2";
+const PINNED_FASTMCP: &str = "2.14.7";
+/// The Python with `fastmcp` (its own venv: it needs `mcp` 1.x).
+const FASTMCP_VAR: &str = "ENVELOPE_FASTMCP_PYTHON";
 const PYTHON_VAR: &str = "ENVELOPE_MCP_PYTHON";
 const NODE_VAR: &str = "ENVELOPE_MCP_NODE";
 const UPDATE_VAR: &str = "ENVELOPE_UPDATE_FIXTURES";
@@ -459,6 +466,147 @@ async fn python_sdk_server() {
         .call("tool_error", json!({"name": "x"}), CALL_TIMEOUT)
         .await;
     check_call("python_tool_error", &observed);
+
+    // The retry loop against the same server: the rate limit's hint is
+    // waited (2 s) and the call repeated once, as the policy allows; the
+    // slow tool (no annotations: a write) is cut at the call timeout and
+    // not repeated.
+    let policy = host::RetryPolicy::default()
+        .with_max_repeats(1)
+        .with_call_timeout(Some(SLOW_TIMEOUT));
+    let mut retries = host::Retries::with_seed(policy, 1);
+    let started = std::time::Instant::now();
+    let failure = host::call_tool(
+        session.client.peer(),
+        CallToolRequestParams::new("rate_limited"),
+        CallBehaviour::default(),
+        &mut retries,
+    )
+    .await
+    .expect_err("rate limited every time");
+    assert!(started.elapsed() >= Duration::from_secs(2));
+    assert_eq!(failure.attempts, 2);
+    assert_eq!(failure.next, NextMove::Stop);
+    assert_eq!(
+        failure.model_text,
+        "RATE_LIMITED: Rate limited: try again later. Do not repeat the call; report the failure."
+    );
+    let failure = host::call_tool(
+        session.client.peer(),
+        CallToolRequestParams::new("slow"),
+        CallBehaviour::default(),
+        &mut retries,
+    )
+    .await
+    .expect_err("too slow");
+    assert_eq!(failure.attempts, 1);
+    assert_eq!(failure.envelope.code.as_deref(), Some("REQUEST_TIMEOUT"));
+    assert_eq!(failure.next, NextMove::Stop);
+
+    session.stop().await;
+}
+
+/// The installed FastMCP's version, checked against the pin.
+fn check_fastmcp(python: &str) {
+    let output = std::process::Command::new(python)
+        .args([
+            "-c",
+            "import importlib.metadata; print(importlib.metadata.version('fastmcp'))",
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("{python}: {e} ({FASTMCP_VAR} names a Python with fastmcp)"));
+    let version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    assert_eq!(
+        version, PINNED_FASTMCP,
+        "{python} has fastmcp {version:?}, not {PINNED_FASTMCP} (.ci/run installs it)"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+#[ignore = "needs the FastMCP server: see .ci/run"]
+async fn fastmcp_server() {
+    let python = std::env::var(FASTMCP_VAR).unwrap_or_else(|_| String::from("python3"));
+    check_fastmcp(&python);
+    let mut command = Command::new(&python);
+    command.arg(e2e().join("fastmcp_server.py"));
+    let session = Session::start(command).await;
+
+    check_fixture("fastmcp_tools", &session.tools().await);
+    let unknown = |message: &str| {
+        format!(
+            r#"{{"isError":true,"error_class":"UNKNOWN","message":"{message}","next_steps":["{CHECK}"],"category":"Technical","effect":"unknown"}}"#
+        )
+    };
+    let unknown_tool = |name: &str| {
+        format!(
+            r#"{{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"{name}\"","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}}"#
+        )
+    };
+    let wrong_type = |path: &str, expected: &str| {
+        envelope::ArgumentError::new(envelope::ArgumentErrorKind::WrongType, path)
+            .with_expected(expected)
+            .with_received(&json!("abc"))
+    };
+    let cases = [
+        (
+            "fastmcp_tool_error",
+            "tool_error",
+            json!({"name": "x"}),
+            Some(unknown("no note named x")),
+            Some(NextMove::Stop),
+        ),
+        (
+            "fastmcp_value_error",
+            "value_error",
+            json!({}),
+            Some(unknown("secret detail")),
+            Some(NextMove::Stop),
+        ),
+        (
+            "fastmcp_validation",
+            "typed",
+            json!({"n": "abc"}),
+            Some(String::from(
+                r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"1 problem in the arguments: /n must be a valid integer, got a string","next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":[{"path":"/n","kind":"wrong_type","expected":"a valid integer","received":"string"}]}"#,
+            )),
+            Some(NextMove::FixArguments {
+                problems: vec![wrong_type("/n", "a valid integer")],
+            }),
+        ),
+        (
+            "fastmcp_union",
+            "pick",
+            json!({"choice": "abc"}),
+            Some(String::from(
+                r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"2 problems in the arguments: /choice must be a valid integer, got a string; /choice must be a valid list, got a string","next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":[{"path":"/choice","kind":"wrong_type","expected":"a valid integer","received":"string"},{"path":"/choice","kind":"wrong_type","expected":"a valid list","received":"string"}]}"#,
+            )),
+            Some(NextMove::FixArguments {
+                problems: vec![
+                    wrong_type("/choice", "a valid integer"),
+                    wrong_type("/choice", "a valid list"),
+                ],
+            }),
+        ),
+        (
+            "fastmcp_disabled",
+            "hidden",
+            json!({}),
+            Some(unknown_tool("hidden")),
+            Some(NextMove::FixArguments { problems: vec![] }),
+        ),
+        (
+            "fastmcp_unknown_tool",
+            "nope",
+            json!({}),
+            Some(unknown_tool("nope")),
+            Some(NextMove::FixArguments { problems: vec![] }),
+        ),
+    ];
+    for (name, tool, arguments, expected, next) in cases {
+        let observed = session.call(tool, arguments, CALL_TIMEOUT).await;
+        check_call(name, &observed);
+        check_read(name, &observed, expected.as_deref(), next);
+    }
 
     session.stop().await;
 }

@@ -52,9 +52,11 @@ use crate::model::envelope::ErrorEnvelope;
 /// | text | envelope |
 /// |---|---|
 /// | `Unknown tool: <name>` (Python SDK), `Tool <name> not found` (TypeScript SDK) | `OBJECT_NOT_FOUND`, code `UNKNOWN_TOOL` |
-/// | `<n> validation error(s) for <tool>Arguments` and pydantic's report (Python SDK) | `INVALID_ARGUMENTS`, an argument problem per error, at the location pydantic names (`n` is `/n`, `a.0.b` is `/a/0/b`) |
-/// | `Input validation error: Invalid arguments for tool <name>: ...` (TypeScript SDK: zod's issues, one per line, `Invalid input: expected string, received number at name`) | `INVALID_ARGUMENTS`, an argument problem per issue, at its path (`items[0].name` is `/items/0/name`) |
-/// | `Error executing tool <name>: <text>` (Python SDK) | `UNKNOWN`, the message `<text>` |
+/// | `<n> validation error(s) for <tool>Arguments` and pydantic's report (Python SDK; FastMCP's `for call[<tool>]`) | `INVALID_ARGUMENTS`, an argument problem per error, at the location pydantic names (`n` is `/n`, `a.0.b` is `/a/0/b`; a union member's token, `id.int` or `ids.list[int].0`, is left out) |
+/// | `Input validation error: Invalid arguments for tool <name>: ...` (TypeScript SDK: zod 4's issues, one per line, `Invalid input: expected string, received number at name`; zod 3's JSON array of issues) | `INVALID_ARGUMENTS`, an argument problem per issue, at its path (`items[0].name` is `/items/0/name`) |
+/// | `Tool <name> disabled` (TypeScript SDK) | `UNSUPPORTED`, code `TOOL_DISABLED`, a step to do without it: not an argument problem |
+/// | `Output validation error: ...` (TypeScript SDK: the tool's answer broke its `outputSchema`) | `INTERNAL`, code `OUTPUT_INVALID`: the server's fault |
+/// | `Error executing tool <name>: <text>` (Python SDK), `Error calling tool '<name>': <text>` (FastMCP 2) | `UNKNOWN`, the message `<text>` |
 #[must_use]
 pub fn read_tool_result(result: &Value) -> Option<ErrorEnvelope> {
     if result.get("isError").and_then(Value::as_bool) != Some(true) {

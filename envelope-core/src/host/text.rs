@@ -48,7 +48,10 @@ pub(super) fn read(text: &str) -> Option<ErrorEnvelope> {
     if let Some(envelope) = zod::report(text) {
         return Some(envelope);
     }
-    let rest = text.strip_prefix("Error executing tool ")?;
+    // The Python SDK's wrapper of a tool's own error; FastMCP 2's.
+    let rest = text
+        .strip_prefix("Error executing tool ")
+        .or_else(|| text.strip_prefix("Error calling tool "))?;
     let (_, said) = rest.split_once(": ")?;
     if let Some(envelope) = pydantic::report(said) {
         return Some(envelope);
