@@ -657,6 +657,24 @@ async fn ts_sdk_server() {
             Some(NextMove::FixArguments { problems: vec![] }),
         ),
         ("ts_typed_out", "typed_out", json!({}), None, None),
+        (
+            "ts_bad_out",
+            "bad_out",
+            json!({}),
+            Some(format!(
+                r#"{{"isError":true,"error_class":"INTERNAL","message":"the tool's answer broke its output schema: Tool bad_out has an output schema but no structured content was provided","next_steps":["{CHECK}"],"code":"OUTPUT_INVALID","category":"Technical","effect":"unknown"}}"#
+            )),
+            Some(NextMove::Stop),
+        ),
+        (
+            "ts_disabled",
+            "hidden",
+            json!({}),
+            Some(String::from(
+                r#"{"isError":true,"error_class":"UNSUPPORTED","message":"the tool \"hidden\" is disabled on this server","next_steps":["do not call \"hidden\" again now; use another tool, or go on without it"],"code":"TOOL_DISABLED","category":"Validation"}"#,
+            )),
+            Some(NextMove::FixArguments { problems: vec![] }),
+        ),
     ];
     for (name, tool, arguments, expected, next) in cases {
         let observed = session.call(tool, arguments, CALL_TIMEOUT).await;

@@ -9,6 +9,9 @@
 //   z.string()`, so `{"name": 5}` gets the SDK's input validation error;
 // - `typed_out`: has an `outputSchema` and returns structured content (a
 //   success);
+// - `bad_out`: has an `outputSchema` but returns no structured content (the
+//   SDK's output validation error: the server's fault);
+// - `hidden`: registered, then disabled (`tool.disable()`);
 // - an unknown tool name: the SDK's own answer.
 //
 // Usage: node server.mjs   (after `npm ci` in this directory)
@@ -44,5 +47,21 @@ server.registerTool(
     };
   },
 );
+
+server.registerTool(
+  "bad_out",
+  {
+    description: "Breaks its own output schema.",
+    outputSchema: { revision: z.number().int() },
+  },
+  async () => ({ content: [{ type: "text", text: "no structure" }] }),
+);
+
+const hidden = server.registerTool(
+  "hidden",
+  { description: "Turned off." },
+  async () => ({ content: [{ type: "text", text: "never" }] }),
+);
+hidden.disable();
 
 await server.connect(new StdioServerTransport());
