@@ -693,6 +693,20 @@ fn a_peers_text_is_bounded() {
     let read = host::read_http(400, None, None, body.as_bytes()).unwrap();
     assert_eq!(read.argument_errors.len(), host::MAX_ARGUMENT_ERRORS);
     assert!(read.to_json_string().len() < 64 * 1024);
+    // A pydantic report of 100,000 errors: the first 20, the rest counted.
+    let mut report = String::from("100000 validation errors for bigArguments\n");
+    for i in 0..100_000 {
+        report.push_str(&format!(
+            "n{i}\n  Field required [type=missing, input_value={{}}, input_type=dict]\n"
+        ));
+    }
+    let read = host::read_tool_result(&text_result(&report)).unwrap();
+    assert_eq!(read.argument_errors.len(), host::MAX_ARGUMENT_ERRORS);
+    assert!(
+        read.message.starts_with("100000 problems in the arguments"),
+        "{}",
+        read.message
+    );
 }
 
 /// `depth` arrays nested in one another, built and taken apart without

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::bound::cut;
+use super::bound::{MAX_ARGUMENT_ERRORS, cut};
 use super::words;
 use crate::model::argument_error::{ArgumentError, ArgumentErrorKind};
 use crate::model::envelope::ErrorEnvelope;
@@ -25,7 +25,10 @@ pub(super) fn report(text: &str) -> Option<ErrorEnvelope> {
     if !(rest.starts_with("validation error for ") || rest.starts_with("validation errors for ")) {
         return None;
     }
+    // At most the host's bound, the rest counted, whatever the report's
+    // length.
     let mut problems = Vec::new();
+    let mut omitted = 0;
     let mut location: Option<&str> = None;
     for line in lines {
         if line.starts_with("    ") || line.trim().is_empty() {
@@ -35,12 +38,16 @@ pub(super) fn report(text: &str) -> Option<ErrorEnvelope> {
             let Some(location) = location.take() else {
                 continue;
             };
-            problems.push(problem(location, detail));
+            if problems.len() < MAX_ARGUMENT_ERRORS {
+                problems.push(problem(location, detail));
+            } else {
+                omitted += 1;
+            }
         } else {
             location = Some(line.trim());
         }
     }
-    Some(crate::args::invalid_arguments(problems))
+    Some(crate::args::summarize(problems, omitted))
 }
 
 /// One pydantic error: its location (`n`, `items.0.name`) and its line

@@ -33,6 +33,7 @@ pub(super) fn report(text: &str) -> Option<ErrorEnvelope> {
             .lines()
             .filter(|line| !line.trim().is_empty())
             .flat_map(zod_problems)
+            .take(MAX_ARGUMENT_ERRORS)
             .collect(),
     };
     let mut envelope = crate::args::invalid_arguments(problems);
