@@ -1,21 +1,13 @@
-//! The README's MCP server, whole: a notes store over stdio whose every
-//! failure is answered with plain `?`. `tests/readme_mcp.rs` checks that
-//! the README shows exactly this file and drives it with rmcp's client.
+//! The README's MCP server: a notes store over stdio whose every failure
+//! is answered with plain `?`. The README shows its errors, its server and
+//! its tools (between the `readme:` markers); `tests/readme_mcp.rs` checks
+//! that it shows exactly that and drives the whole server with rmcp's
+//! client.
 //!
 //! Run from the repository root: `cargo run -p envelope-test-suite
 //! --example notes_mcp --features rmcp`.
 
 // readme:start
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-
-use envelope::args::Args;
-use envelope::{Envelope, ErrorEnvelope};
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::{Json, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-
 #[derive(Debug, thiserror::Error, Envelope)]
 enum NotesError {
     #[error("no note {id}")]
@@ -24,24 +16,6 @@ enum NotesError {
     #[error("the notes database is locked by a migration")]
     #[envelope(class = Transient, message = "the notes database is busy")]
     Locked,
-}
-
-#[derive(Deserialize, JsonSchema)]
-struct GetNote {
-    /// The note's id (`n-1`).
-    id: String,
-}
-
-#[derive(Deserialize, JsonSchema)]
-struct NewNote {
-    /// The note's text.
-    text: String,
-}
-
-#[derive(Serialize, JsonSchema)]
-struct Note {
-    id: String,
-    text: String,
 }
 
 #[derive(Clone)]
@@ -103,6 +77,35 @@ impl Notes {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Notes {}
+// readme:end
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use envelope::args::Args;
+use envelope::{Envelope, ErrorEnvelope};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::{Json, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+#[derive(Deserialize, JsonSchema)]
+struct GetNote {
+    /// The note's id (`n-1`).
+    id: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct NewNote {
+    /// The note's text.
+    text: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Note {
+    id: String,
+    text: String,
+}
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -117,4 +120,3 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     server.waiting().await?;
     Ok(())
 }
-// readme:end
