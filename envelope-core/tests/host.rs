@@ -62,7 +62,7 @@ fn the_sep_3313_object() {
     let envelope = host::read_tool_result(&result).unwrap();
     assert_eq!(
         envelope.to_json_string(),
-        r#"{"isError":true,"error_class":"TRANSIENT","message":"the notes database is busy","next_steps":["the call may have taken effect: check its result before repeating it","wait, then repeat the same call"],"code":"DB_BUSY","category":"Technical","effect":"unknown","correlation_id":"req-9"}"#
+        r#"{"isError":true,"error_class":"TRANSIENT","message":"the notes database is busy","next_steps":["wait, then repeat the same call","the call may have taken effect: check its result before repeating it"],"code":"DB_BUSY","category":"Technical","effect":"unknown","correlation_id":"req-9"}"#
     );
     // A later attempt may pass, but whether a repeat is safe is the
     // tool's to say: a read repeats, a write that declares nothing stops.
@@ -707,6 +707,77 @@ fn a_peers_text_is_bounded() {
         "{}",
         read.message
     );
+}
+
+#[test]
+fn what_hostile_peers_found() {
+    // A zod line of thousands of unknown keys at a path of thousands of
+    // tokens: the bound's 20 problems, each path no longer than it keeps.
+    let keys = (0..8000)
+        .map(|i| format!("k{i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let path = vec!["a"; 8000].join(".");
+    let text = format!("Input validation error: Unrecognized keys: {keys} at {path}");
+    let envelope = host::read_jsonrpc_error(-32602, &text, None);
+    assert_eq!(envelope.argument_errors.len(), host::MAX_ARGUMENT_ERRORS);
+    assert!(
+        envelope
+            .argument_errors
+            .iter()
+            .all(|problem| problem.path.chars().count() <= host::MAX_NAME_CHARS + 1)
+    );
+    let short = host::read_jsonrpc_error(
+        -32602,
+        "Input validation error: Unrecognized keys: \"colour\", \"size\" at style",
+        None,
+    );
+    assert_eq!(
+        serde_json::to_value(&short.argument_errors).unwrap(),
+        json!([{"path": "/style/colour", "kind": "unknown_field"}, {"path": "/style/size", "kind": "unknown_field"}])
+    );
+
+    // SEP-3313: a code naming our class stands when `retryable` is not
+    // said; the guidance is the first step.
+    let limited = host::read_tool_result(&sep_result(
+        "slow down",
+        json!({"class": "reliability", "code": "RATE_LIMITED", "agentGuidance": "wait for the nightly job"}),
+    ))
+    .unwrap();
+    assert_eq!(limited.error_class, ErrorClass::RateLimited);
+    assert!(limited.retryable);
+    assert_eq!(
+        limited.next_steps,
+        vec![String::from("wait for the nightly job")]
+    );
+    let transient = host::read_tool_result(&sep_result(
+        "later",
+        json!({"class": "reliability", "retryable": true, "agentGuidance": "wait for the nightly job"}),
+    ))
+    .unwrap();
+    assert_eq!(transient.next_steps[0], "wait for the nightly job");
+
+    // RFC 9457 pointers in URI fragment form are percent-decoded.
+    let body = br##"{"title": "bad", "errors": [{"pointer": "#/first%20name", "detail": "x"}, {"pointer": "#/%C3%A9", "detail": "y"}, {"pointer": "#/100%", "detail": "z"}]}"##;
+    let read = host::read_http(400, Some("application/problem+json"), None, body).unwrap();
+    let paths: Vec<&str> = read
+        .argument_errors
+        .iter()
+        .map(|problem| problem.path.as_str())
+        .collect();
+    assert_eq!(paths, ["/first name", "/é", "/100%"]);
+
+    // One odd member of ours leaves the others read.
+    let body = br#"{"title": "Too many", "error_class": "RATE_LIMITED", "retry_after_ms": 1500, "next_steps": ["slow down"], "instance": 42, "code": 1234, "help_url": 5}"#;
+    let read = host::read_http(400, Some("application/problem+json"), None, body).unwrap();
+    assert_eq!(
+        read.to_json_string(),
+        r#"{"isError":true,"error_class":"RATE_LIMITED","message":"Too many","next_steps":["slow down"],"retry_after_ms":1500,"code":"1234"}"#
+    );
+
+    // A float `retryAfterMs` is read, rounded up.
+    let read = host::read_jsonrpc_error(-32023, "slow", Some(&json!({"retryAfterMs": 1000.5})));
+    assert_eq!(read.retry_after_ms, Some(1001));
 }
 
 /// `depth` arrays nested in one another, built and taken apart without

@@ -165,7 +165,7 @@ fn jsonrpc_error(code: i64, message: &str, data: Option<&Value>) -> ErrorEnvelop
             let mut envelope = named(ErrorClass::RateLimited, "RATE_LIMITED");
             let wait = data
                 .and_then(|data| data.get("retryAfterMs"))
-                .and_then(Value::as_u64);
+                .and_then(super::millis);
             if let Some(wait) = wait {
                 envelope = envelope.with_retry_after_ms(wait);
             }

@@ -70,17 +70,58 @@ pub use mcp::{read_jsonrpc_error, read_tool_result};
 pub use paths::fit_paths;
 pub use policy::{Retries, RetryPolicy, next_move};
 
+use serde::Deserialize as _;
+use serde_json::{Map, Value};
+
 use crate::model::envelope::ErrorEnvelope;
 
-/// An envelope read from JSON that is ours (it has `error_class` and
-/// `message`), if `value` is one and nests at most [`MAX_DEPTH`] levels.
-fn ours(value: &serde_json::Value) -> Option<ErrorEnvelope> {
+/// An envelope read from JSON that is ours (it has `error_class` and a
+/// string `message`), if `value` is one and nests at most [`MAX_DEPTH`]
+/// levels. A member of the wrong type is left out, not the envelope (a
+/// numeric `code` is read as its digits): one odd member of a peer's
+/// keeps none of the others from being read.
+fn ours(value: &Value) -> Option<ErrorEnvelope> {
     let object = value.as_object()?;
-    if !object.contains_key("error_class") || !object.contains_key("message") {
+    if !object.contains_key("error_class") || !object.get("message")?.is_string() {
         return None;
     }
     if !bound::shallow(value) {
         return None;
     }
-    serde::Deserialize::deserialize(value).ok()
+    if let Ok(envelope) = ErrorEnvelope::deserialize(value) {
+        return Some(envelope);
+    }
+    // Each member on its own, beside the two every envelope has.
+    let core: Map<String, Value> = ["error_class", "message"]
+        .iter()
+        .filter_map(|key| Some((String::from(*key), object.get(*key)?.clone())))
+        .collect();
+    let mut kept = core.clone();
+    for (key, member) in object {
+        let member = match (key.as_str(), member) {
+            ("code", Value::Number(code)) => Value::from(code.to_string()),
+            _ => member.clone(),
+        };
+        let mut alone = core.clone();
+        alone.insert(key.clone(), member.clone());
+        if ErrorEnvelope::deserialize(&Value::Object(alone)).is_ok() {
+            kept.insert(key.clone(), member);
+        }
+    }
+    ErrorEnvelope::deserialize(&Value::Object(kept)).ok()
+}
+
+/// A JSON number of milliseconds (an integer, or a float rounded up, so a
+/// wait never ends early), saturating at `u64::MAX`; `None` for anything
+/// else, a negative number included.
+fn millis(value: &Value) -> Option<u64> {
+    if let Some(whole) = value.as_u64() {
+        return Some(whole);
+    }
+    let float = value
+        .as_f64()
+        .filter(|float| float.is_finite() && *float >= 0.0)?;
+    // `as` saturates at `u64::MAX`.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Some(float.ceil() as u64)
 }

@@ -22,14 +22,16 @@ pub(super) fn read(failure: &Map<String, Value>, message: String) -> ErrorEnvelo
     let sep_class = get_str("class");
     let code = get_str("code").map(|code| cut_to(code, MAX_NAME_CHARS));
     let reliability = sep_class == Some("reliability");
-    let retryable = failure.get("retryable").and_then(Value::as_bool) == Some(true);
+    // What the object says, if it says it (a boolean).
+    let said = failure.get("retryable").and_then(Value::as_bool);
+    let retryable = said == Some(true);
     let named = code
         .as_deref()
         .and_then(|code| code.parse::<ErrorClass>().ok())
         .filter(|class| sep_class.is_none_or(|sep| sep == class.tool_failure_class()))
         // A class whose failures pass on a repeat, said not to: the
         // server's word wins, and only `INTERNAL` says it on our wire.
-        .filter(|class| !(reliability && !retryable && class.is_retryable()));
+        .filter(|class| !(reliability && said == Some(false) && class.is_retryable()));
     let class = named.unwrap_or(match sep_class {
         Some("governance") => ErrorClass::InteractionRequired,
         Some("capability") => ErrorClass::Unsupported,
@@ -41,13 +43,13 @@ pub(super) fn read(failure: &Map<String, Value>, message: String) -> ErrorEnvelo
     if let Some(code) = code {
         envelope = envelope.with_code(code);
     }
-    if reliability && !retryable {
+    if reliability && said == Some(false) {
         envelope = envelope.with_retryable(false);
     }
     if let Some(wait) = failure
         .get("retryNotBefore")
-        .and_then(Value::as_f64)
-        .and_then(|not_before| wait_until(not_before, crate::render::mcp::now_ms()))
+        .and_then(super::millis)
+        .map(|not_before| not_before.saturating_sub(crate::render::mcp::now_ms()))
     {
         envelope = envelope.with_retry_after_ms(wait);
     }
@@ -55,36 +57,12 @@ pub(super) fn read(failure: &Map<String, Value>, message: String) -> ErrorEnvelo
         envelope = envelope.with_correlation_id(cut_to(id, MAX_NAME_CHARS));
     }
     if let Some(step) = get_str("agentGuidance") {
-        envelope = envelope.with_next_step(cut_to(step, MAX_STEP_CHARS));
+        // First: the server's own words come before the check step an
+        // unknown effect adds.
+        envelope
+            .fields_mut()
+            .next_steps
+            .insert(0, cut_to(step, MAX_STEP_CHARS));
     }
     envelope
-}
-
-/// The milliseconds from `now_ms` to `not_before` (epoch milliseconds,
-/// any JSON number): zero when it has passed, saturating far ahead; `None`
-/// for a negative or non-finite number.
-fn wait_until(not_before: f64, now_ms: u64) -> Option<u64> {
-    if !not_before.is_finite() || not_before < 0.0 {
-        return None;
-    }
-    // `as` saturates at `u64::MAX`; the fraction of a millisecond is
-    // rounded up, so the wait never ends early.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    let not_before = not_before.ceil() as u64;
-    Some(not_before.saturating_sub(now_ms))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::wait_until;
-
-    #[test]
-    fn integer_and_float_read_the_same() {
-        assert_eq!(wait_until(1_500.0, 1_000), Some(500));
-        assert_eq!(wait_until(1_499.2, 1_000), Some(500));
-        assert_eq!(wait_until(900.0, 1_000), Some(0));
-        assert_eq!(wait_until(1e300, 0), Some(u64::MAX));
-        assert_eq!(wait_until(-1.0, 0), None);
-        assert_eq!(wait_until(f64::NAN, 0), None);
-    }
 }

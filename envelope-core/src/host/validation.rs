@@ -48,7 +48,12 @@ pub(super) fn problems(body: &Map<String, Value>) -> Vec<ArgumentError> {
 /// fragment `#/age`) and `detail`.
 fn rfc9457(item: &Value) -> Option<ArgumentError> {
     let pointer = item.get("pointer").and_then(Value::as_str)?;
-    let pointer = pointer.strip_prefix('#').unwrap_or(pointer);
+    // The URI fragment form (`#/first%20name`) is percent-encoded (RFC
+    // 6901, section 6).
+    let pointer = match pointer.strip_prefix('#') {
+        Some(fragment) => percent_decoded(fragment),
+        None => pointer.to_owned(),
+    };
     if !(pointer.is_empty() || pointer.starts_with('/')) {
         return None;
     }
@@ -56,7 +61,31 @@ fn rfc9457(item: &Value) -> Option<ArgumentError> {
         .get("detail")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    Some(said(cut_to(pointer, MAX_NAME_CHARS), detail))
+    Some(said(cut_to(&pointer, MAX_NAME_CHARS), detail))
+}
+
+/// `text` with each `%XX` decoded (as UTF-8, a byte that is not replaced
+/// by U+FFFD); a `%` not followed by two hex digits is kept.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut at = 0;
+    while at < bytes.len() {
+        let hex = |i: usize| bytes.get(i).and_then(|b| (*b as char).to_digit(16));
+        match (bytes[at], hex(at + 1), hex(at + 2)) {
+            (b'%', Some(high), Some(low)) => {
+                // Two hex digits: a value below 256.
+                #[allow(clippy::cast_possible_truncation)]
+                out.push((high * 16 + low) as u8);
+                at += 3;
+            }
+            (byte, _, _) => {
+                out.push(byte);
+                at += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// An item of RFC 7807's `invalid-params`: `name` (a property name) and

@@ -50,18 +50,20 @@ fn zod_problems(line: &str) -> Vec<ArgumentError> {
         Some((message, _)) => (message, Vec::new()),
         None => (line, Vec::new()),
     };
-    let at = |tokens: &[String]| crate::args::pointer(tokens);
+    // The path once, no longer than the envelope keeps it: a line of
+    // thousands of keys at a path of thousands of tokens stays linear.
+    let base = cut_to(&crate::args::pointer(&tokens), MAX_NAME_CHARS);
+    let at = |_: &[String]| base.clone();
     if let Some(keys) = message
         .strip_prefix("Unrecognized keys: ")
         .or_else(|| message.strip_prefix("Unrecognized key: "))
     {
         return keys
             .split(", ")
+            .take(MAX_ARGUMENT_ERRORS)
             .map(|key| {
-                let key = key.trim_matches('"');
-                let mut tokens = tokens.clone();
-                tokens.push(key.to_owned());
-                ArgumentError::new(ArgumentErrorKind::UnknownField, at(&tokens))
+                let key = crate::args::pointer([key.trim_matches('"')]);
+                ArgumentError::new(ArgumentErrorKind::UnknownField, format!("{base}{key}"))
             })
             .collect();
     }
