@@ -48,6 +48,7 @@ pub use crate::model::class::{ErrorClass, Owner, ParseClassError};
 pub use crate::model::effect::Effect;
 pub use crate::model::envelope::{EnvelopeFields, ErrorEnvelope};
 // One module per library feature (`envelope::rmcp`, `envelope::rusqlite`).
+pub use crate::call::idempotency;
 #[cfg(feature = "tracing")]
 pub use crate::call::log;
 #[doc(inline)]

@@ -17,7 +17,8 @@
 /// |---|---|---|
 /// | `read_only` | `nothing`, whatever the error said: a read changed nothing | whether a later attempt may succeed (the class's, or the variant's `retryable`) |
 /// | `idempotent` | kept | as above, whatever the effect: repeating changes nothing more |
-/// | neither | kept (the variant's `effect`, else the class's) | only when the effect is `nothing` |
+/// | `keyed` | kept | as `idempotent`: a store runs the call at most once per key; the first next step says to repeat with the same key |
+/// | none | kept (the variant's `effect`, else the class's) | only when the effect is `nothing` |
 ///
 /// `destructive` changes no rule and is not logged; it tells a reader of
 /// the call that an unknown effect may have destroyed something.
@@ -33,7 +34,20 @@ pub struct CallBehaviour {
     pub idempotent: bool,
     /// The call may destroy or overwrite state (MCP `destructiveHint`).
     pub destructive: bool,
+    /// The call carries an idempotency key that the server's store
+    /// deduplicates by (MCP `_meta.idempotencyKey`, HTTP
+    /// `Idempotency-Key`; see [`crate::idempotency`]): the call runs at
+    /// most once per key, so repeating it with the same key is safe
+    /// whatever a failure did. Set by the server for a call whose key it
+    /// stores, and by a host for a tool that declares keys and that it
+    /// sends one to.
+    pub keyed: bool,
 }
+
+/// The first next step of a keyed call's failure that a repeat may fix:
+/// the same call again, with the same key.
+pub(crate) const KEY_STEP: &str =
+    "repeat the same call with the same idempotency key: the server runs it at most once";
 
 impl CallBehaviour {
     /// A read: read-only, and so idempotent.
@@ -41,6 +55,7 @@ impl CallBehaviour {
         read_only: true,
         idempotent: true,
         destructive: false,
+        keyed: false,
     };
 
     /// From MCP `ToolAnnotations` hints, each `None` when the tool does not
@@ -58,7 +73,16 @@ impl CallBehaviour {
             read_only,
             idempotent: read_only || idempotent.unwrap_or(false),
             destructive: !read_only && destructive.unwrap_or(true),
+            keyed: false,
         }
+    }
+
+    /// This behaviour, with the call keyed (see [`CallBehaviour::keyed`])
+    /// when `keyed` is true.
+    #[must_use]
+    pub const fn keyed_if(mut self, keyed: bool) -> Self {
+        self.keyed |= keyed;
+        self
     }
 }
 

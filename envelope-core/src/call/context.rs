@@ -246,7 +246,20 @@ impl CallContext {
         } else {
             envelope
         };
-        envelope.apply_call(self.behaviour.read_only, self.behaviour.idempotent);
+        let behaviour = self.behaviour;
+        envelope.apply_call(behaviour.read_only, behaviour.idempotent || behaviour.keyed);
+        // A keyed call that may have run: the key makes a repeat safe, and
+        // the model is told to keep it.
+        let may_have_run = envelope.retryable && envelope.effect != crate::Effect::Nothing;
+        let steps = &mut envelope.fields_mut().next_steps;
+        if behaviour.keyed
+            && may_have_run
+            && !steps
+                .iter()
+                .any(|step| step == crate::call::behaviour::KEY_STEP)
+        {
+            steps.insert(0, String::from(crate::call::behaviour::KEY_STEP));
+        }
         if envelope.correlation_id.is_none() {
             envelope = envelope.with_correlation_id(&self.correlation_id);
         }

@@ -4,10 +4,11 @@
 //! [`CallBehaviour`] is what the call declares (`behaviour`: MCP hints, the
 //! HTTP method); the correlation id comes from the request's own id or its
 //! W3C `traceparent` (`trace_context`); the operator's log line is `log`
-//! (feature `tracing`).
+//! (feature `tracing`); keyed calls and their stores are `idempotency`.
 
 mod behaviour;
 mod context;
+pub mod idempotency;
 #[cfg(feature = "tracing")]
 pub mod log;
 pub(crate) mod trace_context;

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::decide::{NextMove, model_text};
 use super::policy::Retries;
 use crate::call::CallBehaviour;
+use crate::call::idempotency;
 use crate::model::envelope::ErrorEnvelope;
 
 /// A tool call that failed for good: what the host read, the move it
@@ -24,18 +25,28 @@ pub struct Failure {
     pub attempts: u32,
 }
 
-/// What a tool declares of itself in its MCP annotations
-/// (`readOnlyHint`, `idempotentHint`, `destructiveHint`), as
-/// [`CallBehaviour::from_hints`] reads them; the MCP defaults for a tool
-/// without annotations.
+/// What a tool declares of itself: its MCP annotations (`readOnlyHint`,
+/// `idempotentHint`, `destructiveHint`), as [`CallBehaviour::from_hints`]
+/// reads them (the MCP defaults for a tool without annotations), and
+/// whether it takes idempotency keys (`_meta.idempotency` `"required"` or
+/// `"optional"`, [`crate::idempotency::TOOL_META_KEY`]): then
+/// [`CallBehaviour::keyed`], and [`call_tool`] sends a key.
 #[must_use]
 pub fn behaviour_of(tool: &Tool) -> CallBehaviour {
     let hints = tool.annotations.clone().unwrap_or_default();
+    let keyed = tool
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.get(idempotency::TOOL_META_KEY))
+        .and_then(Value::as_str)
+        .and_then(idempotency::KeyRule::from_wire)
+        .is_some();
     CallBehaviour::from_hints(
         hints.read_only_hint,
         hints.idempotent_hint,
         hints.destructive_hint,
     )
+    .keyed_if(keyed)
 }
 
 /// Calls a tool through rmcp's client and repeats it while the host's
@@ -55,6 +66,12 @@ pub fn behaviour_of(tool: &Tool) -> CallBehaviour {
 ///   task) stops the loop: the request in flight is cancelled
 ///   (`notifications/cancelled`) and no repeat is made.
 /// - Argument paths are fitted to the call's arguments ([`fit_paths`](super::fit_paths)).
+/// - For a keyed tool ([`CallBehaviour::keyed`], from [`behaviour_of`]) the
+///   loop sends an idempotency key (`_meta.idempotencyKey`, a random UUID
+///   v4, unless `params` carries one) and the same key on every repeat, so
+///   a write whose answer was lost is repeated safely: the server runs it
+///   at most once and answers the repeat from its store. A stored failure
+///   sent again (`_meta.idempotentReplay`) is not repeated.
 ///
 /// # Errors
 ///
@@ -68,6 +85,16 @@ pub async fn call_tool(
     tool: CallBehaviour,
     retries: &mut Retries,
 ) -> Result<CallToolResult, Failure> {
+    let mut params = params;
+    if tool.keyed {
+        let meta = params.meta.get_or_insert_with(Default::default);
+        if !meta.0.contains_key(idempotency::META_KEY) {
+            meta.0.insert(
+                String::from(idempotency::META_KEY),
+                Value::from(uuid::Uuid::new_v4().to_string()),
+            );
+        }
+    }
     let arguments = params.arguments.clone().map(Value::Object);
     let mut attempt = 1;
     loop {
@@ -76,10 +103,18 @@ pub async fn call_tool(
             Some(limit) => tokio::time::timeout(limit, call).await.ok(),
             None => Some(call.await),
         };
+        let mut replayed = false;
         let mut envelope = match outcome {
             Some(Ok(result)) => match super::read_call_tool_result(&result) {
                 None => return Ok(result),
-                Some(envelope) => envelope,
+                Some(envelope) => {
+                    replayed = result
+                        .meta
+                        .as_ref()
+                        .and_then(|meta| meta.get(idempotency::REPLAY_META_KEY))
+                        == Some(&Value::Bool(true));
+                    envelope
+                }
             },
             Some(Err(error)) => super::read_service_error(&error),
             None => super::mcp::timed_out(),
@@ -87,7 +122,16 @@ pub async fn call_tool(
         if let Some(arguments) = &arguments {
             super::fit_paths(&mut envelope, arguments);
         }
-        match retries.next_move(&envelope, tool, attempt) {
+        let next = if replayed {
+            // The server's stored answer: a repeat would get it again.
+            match retries.policy().next_move(&envelope, tool, attempt) {
+                NextMove::Repeat { .. } => NextMove::Stop,
+                next => next,
+            }
+        } else {
+            retries.next_move(&envelope, tool, attempt)
+        };
+        match next {
             NextMove::Repeat { after } => {
                 tokio::time::sleep(after).await;
                 attempt += 1;

@@ -125,7 +125,7 @@ fn repeat_is_safe(envelope: &ErrorEnvelope, tool: CallBehaviour) -> bool {
     };
     let may_succeed = envelope.effect != Effect::Nothing && envelope.error_class.is_retryable();
     RetryInputs::may_succeed(may_succeed)
-        .idempotent_if(tool.idempotent || tool.read_only)
+        .idempotent_if(tool.idempotent || tool.read_only || tool.keyed)
         .retryable(effect)
 }
 

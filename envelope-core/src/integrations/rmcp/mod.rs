@@ -68,6 +68,10 @@ use ::rmcp::handler::server::tool::ToolCallContext;
 use ::rmcp::model::{MetaObject, RequestId, Tool};
 use serde_json::Value;
 
+mod keyed;
+
+pub use keyed::{Idempotency, Principal};
+
 use crate::call::{CallBehaviour, CallContext};
 use crate::convert::envelope_trait::Envelope;
 use crate::model::envelope::ErrorEnvelope;
@@ -178,6 +182,7 @@ pub struct Router<S> {
     tools: ToolRouter<S>,
     unknown_tool: UnknownTool,
     tool_failure_meta: bool,
+    idempotency: Option<Idempotency>,
 }
 
 impl<S> Clone for Router<S> {
@@ -186,6 +191,7 @@ impl<S> Clone for Router<S> {
             tools: self.tools.clone(),
             unknown_tool: self.unknown_tool,
             tool_failure_meta: self.tool_failure_meta,
+            idempotency: self.idempotency.clone(),
         }
     }
 }
@@ -196,6 +202,7 @@ impl<S> std::fmt::Debug for Router<S> {
             .field("tools", &self.tools)
             .field("unknown_tool", &self.unknown_tool)
             .field("tool_failure_meta", &self.tool_failure_meta)
+            .field("idempotency", &self.idempotency)
             .finish()
     }
 }
@@ -229,7 +236,19 @@ impl<S: Send + Sync + 'static> Router<S> {
             tools,
             unknown_tool: UnknownTool::ToolError,
             tool_failure_meta: false,
+            idempotency: None,
         }
+    }
+
+    /// Sets which tools take idempotency keys and where their answers are
+    /// kept ([`Idempotency`]; the rules are [`crate::idempotency`]'s): a
+    /// call of such a tool runs at most once per key, its repeats get the
+    /// stored result (`_meta.idempotentReplay: true`), and
+    /// [`Router::list_all`] declares the tool's `_meta.idempotency`.
+    #[must_use]
+    pub fn with_idempotency(mut self, idempotency: Idempotency) -> Self {
+        self.idempotency = Some(idempotency);
+        self
     }
 
     /// Sets how a call of a tool the router does not have (or has
@@ -272,10 +291,16 @@ impl<S: Send + Sync + 'static> Router<S> {
     }
 
     /// The tools the router lists (`tools/list`), as rmcp's
-    /// `ToolRouter::list_all`: enabled tools, by name.
+    /// `ToolRouter::list_all`: enabled tools, by name; a tool that takes
+    /// idempotency keys ([`Router::with_idempotency`]) with
+    /// `_meta.idempotency`.
     #[must_use]
     pub fn list_all(&self) -> Vec<Tool> {
-        self.tools.list_all()
+        let tools = self.tools.list_all();
+        match &self.idempotency {
+            Some(idempotency) => tools.into_iter().map(|tool| idempotency.declare(tool)).collect(),
+            None => tools,
+        }
     }
 
     /// The definition of the enabled tool `name`, as rmcp's
@@ -316,12 +341,44 @@ impl<S: Send + Sync + 'static> Router<S> {
                 )
             })
             .unwrap_or_default();
+        let keyed = match &self.idempotency {
+            Some(idempotency) => match idempotency.rule(&name) {
+                Some(rule) => {
+                    idempotency
+                        .begin(&name, rule, request, context.arguments.as_ref())
+                        .await
+                }
+                None => keyed::Keyed::Unkeyed,
+            },
+            None => keyed::Keyed::Unkeyed,
+        };
         let cancelled = request.ct.clone();
         let call = CallContext::identified(name, id)
-            .with_behaviour(behaviour)
             .with_cancellation(move || cancelled.is_cancelled());
-        let response = CALL.scope(call, self.tools.call(context)).await?;
-        Ok(match response {
+        let (call, key) = match keyed {
+            keyed::Keyed::Unkeyed => (call.with_behaviour(behaviour), None),
+            keyed::Keyed::Run { scope, key } => {
+                (call.with_behaviour(behaviour.keyed_if(true)), Some((scope, key)))
+            }
+            keyed::Keyed::Replay(result) => return Ok(result.into()),
+            keyed::Keyed::Refuse(refused) => {
+                let envelope = call.with_behaviour(behaviour).fail(refused);
+                let mut result = text_result(&envelope);
+                if meta {
+                    add_failure_meta(&mut result, &envelope);
+                }
+                return Ok(result.into());
+            }
+        };
+        let response = CALL.scope(call, self.tools.call(context)).await;
+        if let (Some((scope, key)), Some(idempotency)) = (&key, &self.idempotency) {
+            match &response {
+                Ok(response) => idempotency.settle(scope, key, response).await,
+                // A protocol error: the call did not run as a tool.
+                Err(_) => idempotency.release(scope, key).await,
+            }
+        }
+        Ok(match response? {
             CallToolResponse::Complete(result) if meta => with_failure_meta(result).into(),
             other => other,
         })

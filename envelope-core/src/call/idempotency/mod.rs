@@ -1,0 +1,388 @@
+//! Exactly-once calls: idempotency keys, and the stores that remember what
+//! each keyed call answered.
+//!
+//! A write whose answer is lost (a timeout, a broken stream, a restarted
+//! client) has an unknown effect, and repeating it may do it twice. A key
+//! fixes that: the host sends one with the call, a new one per logical
+//! call and the same one on every repeat; the server runs the call at most
+//! once per key and answers every repeat from its [`Store`].
+//!
+//! | where | the key | the declaration |
+//! |---|---|---|
+//! | MCP | the request's `_meta.idempotencyKey` ([`META_KEY`], the name of the closed SEP-3182), a string | the tool's `_meta.idempotency` ([`TOOL_META_KEY`]): `"required"` or `"optional"` ([`KeyRule`]) |
+//!
+//! Per key and scope (the operation, and the authenticated principal where
+//! there is one) the server keeps the call's [fingerprint] (its arguments,
+//! as canonical JSON) and its state:
+//!
+//! | the call | the answer ([`Claim`]) |
+//! |---|---|
+//! | first of its key | run; a success, or a failure that may have changed something, is stored (`ttl`); a failure that changed nothing frees the key |
+//! | same key and arguments, the first done | the stored answer, marked as a replay (`_meta.idempotentReplay: true`, [`REPLAY_META_KEY`]) |
+//! | same key, the first still running | `CONFLICT`, code `IDEMPOTENCY_KEY_IN_USE`, retryable after [`IN_FLIGHT_RETRY_MS`] |
+//! | same key, other arguments | `INVALID_ARGUMENTS`, code `IDEMPOTENCY_KEY_REUSED` |
+//! | no key to a tool that requires one | `INVALID_ARGUMENTS`, code `IDEMPOTENCY_KEY_REQUIRED`, saying how to send it |
+//! | a key that is not 1 to [`MAX_KEY_CHARS`] visible ASCII characters | `INVALID_ARGUMENTS`, code `IDEMPOTENCY_KEY_INVALID` |
+//! | the store fails | `TRANSIENT`, code `IDEMPOTENCY_STORE_FAILED`, effect nothing: the call did not run |
+//!
+//! A keyed call's failure that may have taken effect is retryable with the
+//! same key ([`CallBehaviour::keyed`](crate::CallBehaviour::keyed)): the
+//! repeat gets the stored answer, or runs the call if the first never
+//! arrived. A call still running when its server dies holds its key for
+//! the store's lease, then may run again: a store makes a call exactly
+//! once only when the call's own write and the key's record cannot part
+//! (the same transaction), at most once per lease otherwise.
+//!
+//! Stores: [`MemoryStore`] (one process; bounded, with a TTL), and with
+//! `rusqlite` [`SqliteStore`] (kept across restarts).
+
+mod memory;
+#[cfg(feature = "rusqlite")]
+mod sqlite;
+
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+pub use memory::MemoryStore;
+#[cfg(feature = "rusqlite")]
+pub use sqlite::SqliteStore;
+
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
+
+/// The request `_meta` key of an MCP call's idempotency key.
+pub const META_KEY: &str = "idempotencyKey";
+
+/// The tool `_meta` key that declares whether a tool takes keys: its value
+/// is a [`KeyRule`]'s wire name.
+pub const TOOL_META_KEY: &str = "idempotency";
+
+/// The result `_meta` key set to `true` on a stored answer sent again.
+pub const REPLAY_META_KEY: &str = "idempotentReplay";
+
+/// The longest key accepted, in characters (Stripe's limit).
+pub const MAX_KEY_CHARS: usize = 255;
+
+/// The retry hint of a call whose key is held by a call still running, in
+/// milliseconds.
+pub const IN_FLIGHT_RETRY_MS: u64 = 1000;
+
+/// Whether a tool takes idempotency keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyRule {
+    /// Every call must carry a key (`"required"`): one without is refused
+    /// before it runs.
+    Required,
+    /// A call may carry a key (`"optional"`); one without runs as any call.
+    Optional,
+}
+
+impl KeyRule {
+    /// The wire name: `"required"` or `"optional"`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            KeyRule::Required => "required",
+            KeyRule::Optional => "optional",
+        }
+    }
+
+    /// The rule of a wire name, `None` for anything else.
+    #[must_use]
+    pub fn from_wire(name: &str) -> Option<Self> {
+        match name {
+            "required" => Some(KeyRule::Required),
+            "optional" => Some(KeyRule::Optional),
+            _ => None,
+        }
+    }
+}
+
+/// An idempotency key as a client sent it: 1 to [`MAX_KEY_CHARS`] visible
+/// ASCII characters (`!` to `~`), which a UUID is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Key(String);
+
+impl Key {
+    /// The key `text`, or the `INVALID_ARGUMENTS` envelope (code
+    /// `IDEMPOTENCY_KEY_INVALID`) that refuses it.
+    ///
+    /// # Errors
+    ///
+    /// When `text` is empty, longer than [`MAX_KEY_CHARS`] or holds a
+    /// character outside `!` to `~`.
+    pub fn parse(text: &str) -> Result<Key, ErrorEnvelope> {
+        let visible = text.bytes().all(|byte| (b'!'..=b'~').contains(&byte));
+        if text.is_empty() || text.len() > MAX_KEY_CHARS || !visible {
+            return Err(key_invalid());
+        }
+        Ok(Key(text.to_owned()))
+    }
+
+    /// The key.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What a key is unique within: the operation (an MCP tool's name; an
+/// HTTP route) and the authenticated principal, when there is one. Two
+/// principals may use the same key without meeting.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Scope {
+    /// Who made the call, as the server's authentication names them;
+    /// `None` without authentication.
+    pub principal: Option<String>,
+    /// The tool or route.
+    pub operation: String,
+}
+
+impl Scope {
+    /// The scope of `operation` for `principal`.
+    #[must_use]
+    pub fn new(principal: Option<String>, operation: impl Into<String>) -> Self {
+        Scope {
+            principal,
+            operation: operation.into(),
+        }
+    }
+
+    /// The scope as one string, for a store's column: the principal as
+    /// JSON (`null` without one), a space, the operation.
+    #[must_use]
+    pub fn to_key_string(&self) -> String {
+        format!(
+            "{} {}",
+            self.principal
+                .as_deref()
+                .map_or_else(|| String::from("null"), |who| Value::from(who).to_string()),
+            self.operation
+        )
+    }
+}
+
+/// The fingerprint of a call's arguments: canonical JSON (object keys
+/// sorted at every level, no whitespace), so the same arguments in
+/// another key order have the same fingerprint and any other arguments
+/// another. The whole JSON, not a hash of it: no collision is possible,
+/// and a store compares it as text.
+#[must_use]
+pub fn fingerprint(arguments: &Value) -> String {
+    let mut out = String::new();
+    canonical(arguments, &mut out);
+    out
+}
+
+/// Writes `value` as canonical JSON (see [`fingerprint`]).
+fn canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (i, (key, value)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::from(key.as_str()).to_string());
+                out.push(':');
+                canonical(value, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+/// What a store says of a key a call claims.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// The key is the call's now: run it, then [`Store::finish`] or
+    /// [`Store::release`].
+    Run,
+    /// A call with the key and the same fingerprint is running.
+    Running,
+    /// A call with the key and the same fingerprint finished with this
+    /// answer (what [`Store::finish`] was given).
+    Done(String),
+    /// The key was used with other arguments.
+    Mismatch,
+}
+
+/// A store's failure (its database's error, a full store).
+#[derive(Debug)]
+pub struct StoreError(Box<dyn std::error::Error + Send + Sync>);
+
+impl StoreError {
+    /// A store failure caused by `error`.
+    #[must_use]
+    pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
+        StoreError(error.into())
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the idempotency store failed: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&*self.0)
+    }
+}
+
+/// The future a [`Store`] method returns.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// Where keyed calls are remembered. Implementations decide how records
+/// expire (a finished record after its TTL; a running one after a lease,
+/// for a call whose server died) and must make [`Store::claim`] atomic:
+/// two calls with one key never both get [`Claim::Run`].
+pub trait Store: Send + Sync {
+    /// Claims `key` in `scope` for a call with `fingerprint`.
+    fn claim<'a>(
+        &'a self,
+        scope: &'a Scope,
+        key: &'a Key,
+        fingerprint: &'a str,
+    ) -> StoreFuture<'a, Claim>;
+
+    /// Records the answer of the call that claimed `key` (the MCP result,
+    /// as JSON), for its repeats.
+    fn finish<'a>(&'a self, scope: &'a Scope, key: &'a Key, answer: &'a str)
+    -> StoreFuture<'a, ()>;
+
+    /// Frees `key` (the call changed nothing: a repeat runs it again).
+    fn release<'a>(&'a self, scope: &'a Scope, key: &'a Key) -> StoreFuture<'a, ()>;
+}
+
+/// The answer to a key that is not 1 to [`MAX_KEY_CHARS`] visible ASCII
+/// characters (or not a string).
+#[must_use]
+pub fn key_invalid() -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::InvalidArguments,
+        format!("the idempotency key must be 1 to {MAX_KEY_CHARS} visible ASCII characters"),
+    )
+    .with_code("IDEMPOTENCY_KEY_INVALID")
+    .with_next_step("send a new UUID as the key, the same one on every repeat of the call")
+}
+
+/// The answer to a call without a key to a tool that requires one.
+#[must_use]
+pub fn key_required(tool: &str) -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::InvalidArguments,
+        format!(
+            "the tool {} requires an idempotency key",
+            Value::from(tool)
+        ),
+    )
+    .with_code("IDEMPOTENCY_KEY_REQUIRED")
+    .with_next_step(format!(
+        "send the call again with _meta.{META_KEY} set to a new UUID, and send that same key on every repeat of this call"
+    ))
+}
+
+/// The answer to a call whose key a running call holds.
+#[must_use]
+pub fn key_in_use() -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::Conflict,
+        "a call with this idempotency key is still running",
+    )
+    .with_code("IDEMPOTENCY_KEY_IN_USE")
+    .with_retryable(true)
+    .with_retry_after_ms(IN_FLIGHT_RETRY_MS)
+    .with_next_step("wait retry_after_ms milliseconds, then repeat the same call with the same key")
+}
+
+/// The answer to a key used again with other arguments.
+#[must_use]
+pub fn key_reused() -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::InvalidArguments,
+        "this idempotency key was used with other arguments",
+    )
+    .with_code("IDEMPOTENCY_KEY_REUSED")
+    .with_next_step("use a new key for a new call; repeat a call only with its own arguments")
+}
+
+/// The answer when the store fails before the call runs.
+#[must_use]
+pub fn store_failed() -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::Transient,
+        "the server could not record the idempotency key; the call did not run",
+    )
+    .with_code("IDEMPOTENCY_STORE_FAILED")
+    .with_effect(crate::model::effect::Effect::Nothing)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn fingerprints_ignore_key_order_only() {
+        assert_eq!(
+            fingerprint(&json!({"b": [1, {"d": 2, "c": 3}], "a": "x"})),
+            r#"{"a":"x","b":[1,{"c":3,"d":2}]}"#
+        );
+        assert_ne!(fingerprint(&json!({"a": 1})), fingerprint(&json!({"a": 2})));
+        assert_ne!(
+            fingerprint(&json!({"a": "1"})),
+            fingerprint(&json!({"a": 1}))
+        );
+    }
+
+    #[test]
+    fn keys() {
+        assert_eq!(
+            Key::parse("8e03978e-40d5-43e8-bc93-6894a57f9324")
+                .unwrap()
+                .as_str(),
+            "8e03978e-40d5-43e8-bc93-6894a57f9324"
+        );
+        for bad in ["", " ", "a b", "é", &"x".repeat(256)] {
+            let refused = Key::parse(bad).unwrap_err();
+            assert_eq!(
+                refused.code.as_deref(),
+                Some("IDEMPOTENCY_KEY_INVALID"),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            Scope::new(Some("ann".into()), "add_note").to_key_string(),
+            r#""ann" add_note"#
+        );
+        assert_eq!(
+            Scope::new(None, "add_note").to_key_string(),
+            "null add_note"
+        );
+    }
+}

@@ -1,0 +1,286 @@
+//! Keyed writes through `envelope::rmcp::Router` with an idempotency store,
+//! against a real SQLite database whose rows each test counts: a write
+//! whose answer is lost is repeated by `host::call_tool` with the same key
+//! and runs once; two calls with one key run once; a restart of the server
+//! (a new store on the same file) still replays; a key reused with other
+//! arguments, or a missing key, is refused; a failure that changed nothing
+//! frees its key. The server runs in this process over an in-memory pipe,
+//! with a paused clock.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use envelope::host::{self, NextMove, Retries, RetryPolicy};
+use envelope::idempotency::{MemoryStore, SqliteStore, Store};
+use envelope::rmcp::Idempotency;
+use envelope::{Envelope, ErrorEnvelope};
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolRequestParams, CallToolResult, MetaObject, RequestMetaObject};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+#[derive(Debug, thiserror::Error, Envelope)]
+enum NotesError {
+    #[error("the notes database is locked")]
+    #[envelope(class = Busy, message = "the notes database is busy", retry_after_ms = 100)]
+    Locked,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct NewNote {
+    text: String,
+    /// How long the write takes, in milliseconds, after it committed.
+    #[serde(default)]
+    answer_after_ms: u64,
+    /// Refuse the first call as busy, before writing.
+    #[serde(default)]
+    busy_once: bool,
+}
+
+#[derive(Clone)]
+struct Notes {
+    tool_router: envelope::rmcp::Router<Self>,
+    db: Arc<Mutex<rusqlite::Connection>>,
+    refused: Arc<Mutex<bool>>,
+}
+
+#[tool_router]
+impl Notes {
+    /// Adds a note: one row per call that runs.
+    #[tool]
+    async fn add_note(
+        &self,
+        Parameters(note): Parameters<NewNote>,
+    ) -> Result<String, ErrorEnvelope> {
+        if note.busy_once && !std::mem::replace(&mut *self.refused.lock().unwrap(), true) {
+            return Err(NotesError::Locked.into());
+        }
+        let id = {
+            let db = self.db.lock().unwrap();
+            db.execute("INSERT INTO notes (text) VALUES (?1)", [&note.text])
+                .unwrap();
+            db.last_insert_rowid()
+        };
+        // The write committed; the answer takes this long to leave.
+        tokio::time::sleep(Duration::from_millis(note.answer_after_ms)).await;
+        Ok(format!("note {id}"))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Notes {}
+
+/// A database file of its own for each test, emptied.
+fn database(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("envelope-exactly-once-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.db"));
+    let _ = std::fs::remove_file(&path);
+    let db = rusqlite::Connection::open(&path).unwrap();
+    db.execute_batch("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        .unwrap();
+    path
+}
+
+fn rows(path: &Path) -> i64 {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM notes", [], |row| row.get(0))
+        .unwrap()
+}
+
+/// A client connected to a fresh server on `path`, its keys in `store`.
+async fn connect(path: &Path, store: impl Store + 'static) -> RunningService<RoleClient, ()> {
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    let server = Notes {
+        tool_router: envelope::rmcp::Router::new(Notes::tool_router())
+            .with_idempotency(Idempotency::new(store).require("add_note")),
+        db: Arc::new(Mutex::new(rusqlite::Connection::open(path).unwrap())),
+        refused: Arc::default(),
+    };
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.expect("the server starts");
+        let _ = running.waiting().await;
+    });
+    ().serve(client_io).await.expect("the client connects")
+}
+
+fn add(arguments: Value, key: Option<&str>) -> CallToolRequestParams {
+    let mut params = CallToolRequestParams::new("add_note")
+        .with_arguments(arguments.as_object().cloned().unwrap());
+    if let Some(key) = key {
+        let mut meta = serde_json::Map::new();
+        meta.insert("idempotencyKey".into(), Value::from(key));
+        params.meta = Some(RequestMetaObject(MetaObject(meta)));
+    }
+    params
+}
+
+fn text(result: &CallToolResult) -> String {
+    result.content[0].as_text().unwrap().text.clone()
+}
+
+fn replayed(result: &CallToolResult) -> bool {
+    result
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.get("idempotentReplay"))
+        == Some(&Value::Bool(true))
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_lost_answer_is_repeated_with_its_key_and_written_once() {
+    let path = database("lost");
+    let client = connect(&path, SqliteStore::open(&path).unwrap()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    assert_eq!(
+        tools[0].meta.as_ref().unwrap().get("idempotency"),
+        Some(&json!("required"))
+    );
+    let behaviour = host::behaviour_of(&tools[0]);
+    assert!(behaviour.keyed);
+    // The write commits at once, its answer would take 3 s: the host gives
+    // up on it after 1 s (effect unknown), and repeats it with its key.
+    let policy = RetryPolicy::default().with_call_timeout(Some(Duration::from_secs(1)));
+    let mut retries = Retries::with_seed(policy, 1);
+    let result = host::call_tool(
+        &client,
+        add(json!({"text": "milk", "answer_after_ms": 3000}), None),
+        behaviour,
+        &mut retries,
+    )
+    .await
+    .expect("the stored answer");
+    assert_eq!(text(&result), "note 1");
+    assert!(replayed(&result));
+    assert!(retries.repeats() >= 1);
+    assert_eq!(rows(&path), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn two_calls_with_one_key_write_once() {
+    let path = database("concurrent");
+    let client = connect(&path, MemoryStore::new()).await;
+    let arguments = json!({"text": "eggs", "answer_after_ms": 500});
+    let (first, second) = tokio::join!(
+        client.call_tool(add(arguments.clone(), Some("k-1"))),
+        client.call_tool(add(arguments.clone(), Some("k-1"))),
+    );
+    let (first, second) = (first.unwrap(), second.unwrap());
+    let (done, refused) = if first.is_error == Some(true) {
+        (second, first)
+    } else {
+        (first, second)
+    };
+    assert_eq!(text(&done), "note 1");
+    let envelope = host::read_call_tool_result(&refused).unwrap();
+    assert_eq!(envelope.code.as_deref(), Some("IDEMPOTENCY_KEY_IN_USE"));
+    assert_eq!(envelope.retry_after_ms, Some(1000));
+    assert!(envelope.retryable);
+    // Once the first is done, the key answers with its result.
+    let again = client.call_tool(add(arguments, Some("k-1"))).await.unwrap();
+    assert_eq!(text(&again), "note 1");
+    assert!(replayed(&again));
+    assert_eq!(rows(&path), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_restarted_server_still_replays() {
+    let path = database("restart");
+    let keys = database("restart-keys");
+    let client = connect(&path, SqliteStore::open(&keys).unwrap()).await;
+    let first = client
+        .call_tool(add(json!({"text": "bread"}), Some("k-7")))
+        .await
+        .unwrap();
+    assert_eq!(text(&first), "note 1");
+    assert!(!replayed(&first));
+    client.cancel().await.unwrap();
+    // A new server process: a new store on the same file.
+    let client = connect(&path, SqliteStore::open(&keys).unwrap()).await;
+    let again = client
+        .call_tool(add(json!({"text": "bread"}), Some("k-7")))
+        .await
+        .unwrap();
+    assert_eq!(text(&again), "note 1");
+    assert!(replayed(&again));
+    assert_eq!(rows(&path), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn refusals_write_nothing() {
+    let path = database("refusals");
+    let client = connect(&path, MemoryStore::new()).await;
+    let code = |result: &CallToolResult| {
+        host::read_call_tool_result(result)
+            .unwrap()
+            .code
+            .clone()
+            .map(|code| code.into_owned())
+    };
+    // No key: refused, saying how to send one.
+    let missing = client
+        .call_tool(add(json!({"text": "x"}), None))
+        .await
+        .unwrap();
+    let envelope = host::read_call_tool_result(&missing).unwrap();
+    assert_eq!(envelope.code.as_deref(), Some("IDEMPOTENCY_KEY_REQUIRED"));
+    assert_eq!(
+        envelope.next_steps,
+        vec![String::from(
+            "send the call again with _meta.idempotencyKey set to a new UUID, and send that same key on every repeat of this call"
+        )]
+    );
+    // A key that is not one.
+    let bad = client
+        .call_tool(add(json!({"text": "x"}), Some("has space")))
+        .await
+        .unwrap();
+    assert_eq!(code(&bad).as_deref(), Some("IDEMPOTENCY_KEY_INVALID"));
+    assert_eq!(rows(&path), 0);
+    // A key reused with other arguments.
+    client
+        .call_tool(add(json!({"text": "one"}), Some("k-2")))
+        .await
+        .unwrap();
+    let reused = client
+        .call_tool(add(json!({"text": "two"}), Some("k-2")))
+        .await
+        .unwrap();
+    assert_eq!(code(&reused).as_deref(), Some("IDEMPOTENCY_KEY_REUSED"));
+    assert_eq!(
+        host::next_move(
+            &host::read_call_tool_result(&reused).unwrap(),
+            host::behaviour_of(&client.list_all_tools().await.unwrap()[0]),
+            1
+        ),
+        NextMove::FixArguments { problems: vec![] }
+    );
+    assert_eq!(rows(&path), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failure_that_changed_nothing_frees_its_key() {
+    let path = database("busy");
+    let client = connect(&path, MemoryStore::new()).await;
+    let behaviour = host::behaviour_of(&client.list_all_tools().await.unwrap()[0]);
+    let mut retries = Retries::with_seed(RetryPolicy::default(), 1);
+    // Busy before it writes: the loop repeats with the same key, which
+    // runs the write this time.
+    let result = host::call_tool(
+        &client,
+        add(json!({"text": "tea", "busy_once": true}), None),
+        behaviour,
+        &mut retries,
+    )
+    .await
+    .expect("the repeat writes");
+    assert_eq!(text(&result), "note 1");
+    assert!(!replayed(&result));
+    assert_eq!(retries.repeats(), 1);
+    assert_eq!(rows(&path), 1);
+}
