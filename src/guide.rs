@@ -24,8 +24,10 @@
 //!    `ExecutionError`) and a chat tool loop (`multi-llm`'s `ToolResult`
 //!    and `UserErrorCategory`).
 //! 7. [`integrations`]: tool arguments (`args`), MCP servers with rmcp,
-//!    HTTP problem details and axum, JSON Schema, side by side with
-//!    thiserror, the error catalog.
+//!    HTTP problem details and axum, agent hosts and their retry loop,
+//!    JSON Schema, side by side with thiserror, the error catalog.
+//! 8. [`exactly_once`]: idempotency keys, the stores that keep their
+//!    answers, and the host that sends them.
 
 #[doc = include_str!("guide/quickstart.md")]
 pub mod quickstart {}
@@ -47,3 +49,6 @@ pub mod ports {}
 
 #[doc = include_str!("guide/integrations.md")]
 pub mod integrations {}
+
+#[doc = include_str!("guide/exactly_once.md")]
+pub mod exactly_once {}

@@ -341,6 +341,7 @@ mod tests {
                 read_only: false,
                 idempotent: false,
                 destructive: true,
+                keyed: false,
             }
         );
         assert_eq!(
@@ -353,8 +354,43 @@ mod tests {
                 read_only: false,
                 idempotent: true,
                 destructive: false,
+                keyed: false,
             }
         );
+    }
+
+    #[test]
+    fn a_keyed_call_may_be_repeated_with_its_key() {
+        #[derive(Debug)]
+        struct Timeout;
+        impl fmt::Display for Timeout {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("timed out")
+            }
+        }
+        impl Error for Timeout {}
+        impl Envelope for Timeout {
+            fn error_class(&self) -> ErrorClass {
+                ErrorClass::Timeout
+            }
+            fn to_envelope(&self) -> ErrorEnvelope {
+                ErrorEnvelope::new(ErrorClass::Timeout, ErrorClass::Timeout.generic_message())
+                    .with_code("TIMEOUT")
+            }
+        }
+        let keyed = CallContext::new("add_note")
+            .with_correlation_id("req-1")
+            .with_behaviour(CallBehaviour::default().keyed_if(true));
+        let envelope = keyed.fail(Timeout);
+        assert_eq!(
+            envelope.to_json_string(),
+            r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","next_steps":["repeat the same call with the same idempotency key: the server runs it at most once"],"code":"TIMEOUT","category":"Technical","retryable":true,"effect":"unknown","correlation_id":"req-1"}"#
+        );
+        // Answered twice (by the tool, then by its transport): one step.
+        assert_eq!(keyed.answer(envelope.clone(), |_| {}).next_steps.len(), 1);
+        // Without the key, the same failure is a check, not a repeat.
+        let unkeyed = CallContext::new("add_note").fail(Timeout);
+        assert!(!unkeyed.retryable);
     }
 
     #[cfg(feature = "http")]

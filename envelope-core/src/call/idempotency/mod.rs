@@ -48,7 +48,7 @@ use serde_json::Value;
 
 pub use memory::MemoryStore;
 #[cfg(feature = "rusqlite")]
-pub use sqlite::SqliteStore;
+pub use sqlite::{SQLITE_SCHEMA, SqliteStore};
 
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;

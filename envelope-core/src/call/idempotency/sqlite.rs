@@ -21,7 +21,7 @@ use super::{Claim, Key, Scope, Store, StoreError, StoreFuture};
 ///     PRIMARY KEY (scope, key)
 /// ) WITHOUT ROWID;
 /// ```
-pub const SCHEMA: &str = "CREATE TABLE IF NOT EXISTS envelope_idempotency (
+pub const SQLITE_SCHEMA: &str = "CREATE TABLE IF NOT EXISTS envelope_idempotency (
     scope TEXT NOT NULL,
     key TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
@@ -33,7 +33,7 @@ CREATE INDEX IF NOT EXISTS envelope_idempotency_expiry ON envelope_idempotency (
 
 /// A [`Store`] in an SQLite database (feature `rusqlite`): its records
 /// outlive the server's process, so a call repeated after a restart still
-/// gets its stored answer. The table is [`SCHEMA`]; every claim first
+/// gets its stored answer. The table is [`SQLITE_SCHEMA`]; every claim first
 /// deletes the records that expired (a finished one after its TTL, default
 /// 24 hours; a running one after its lease, default 10 minutes).
 ///
@@ -57,7 +57,9 @@ impl SqliteStore {
     ///
     /// SQLite's, when the table cannot be created.
     pub fn new(connection: Connection) -> Result<Self, StoreError> {
-        connection.execute_batch(SCHEMA).map_err(StoreError::new)?;
+        connection
+            .execute_batch(SQLITE_SCHEMA)
+            .map_err(StoreError::new)?;
         Ok(SqliteStore {
             connection: Mutex::new(connection),
             ttl: Duration::from_secs(24 * 3600),
@@ -178,7 +180,7 @@ fn millis(wait: Duration) -> i64 {
 fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| millis(since))
+        .map_or(0, millis)
 }
 
 impl Store for SqliteStore {
