@@ -31,6 +31,7 @@
 //! | `GET /tables/{table}/columns/{index}` | `200`, the column at `index` (from 0, at most 255); `404` `COLUMN_NOT_FOUND` past the last |
 //! | `GET /tables/{table}/row_count` | `200`; `503` `STATS_REFRESHING` with `Retry-After: 2` for `EMPLOYEES`; `503` `TABLE_LOCKED`, retryable, for `JOB_HISTORY` |
 //! | `POST /tables/{table}/notes` with `{"note"}` | `200`, the table's notes; `503` `TABLE_LOCKED` for `JOB_HISTORY`, not retryable: the write may have taken effect |
+//! | `POST /tables/{table}/keyed_notes` with `{"note"}` and an `Idempotency-Key` | the same write, at most once per key: a repeat gets the first answer (`Idempotent-Replayed: true`), `409` while it runs, `422` for the key with another note, `400` without a key; its `TABLE_LOCKED` is retryable with the key |
 //! | `POST /find_column` with `{"table", "column", "case"}` | `200`; `400` `INVALID_ARGUMENTS` naming the bad argument; `404` `TABLE_NOT_FOUND` / `COLUMN_NOT_FOUND` |
 //! | `GET /tables/{table}/export` | `502` `STORE_OFFLINE`: the export store is down in this demo; the body holds the class's generic message, not the store's host name |
 //! | any other path, any other method | `404` `ROUTE_NOT_FOUND`, `405` `METHOD_NOT_ALLOWED` |
@@ -51,7 +52,8 @@ use axum::extract::State;
 use axum::routing::{get, post};
 use axum::serve;
 use envelope::Envelope;
-use envelope::axum::{Json, Path, Query, RouterExt};
+use envelope::axum::{Json, Keys, Path, Query, RouterExt, keyed};
+use envelope::idempotency::MemoryStore;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -267,6 +269,14 @@ pub fn app() -> Router {
         .route("/tables/{table}/columns/{index}", get(column_at))
         .route("/tables/{table}/row_count", get(row_count))
         .route("/tables/{table}/notes", post(add_note))
+        // The same write, keyed: each key adds its note once.
+        .route(
+            "/tables/{table}/keyed_notes",
+            post(add_note).route_layer(axum::middleware::from_fn_with_state(
+                Keys::required(MemoryStore::new()),
+                keyed,
+            )),
+        )
         .route("/tables/{table}/export", get(export))
         .route("/find_column", post(find_column))
         .with_state(NoteStore::default())

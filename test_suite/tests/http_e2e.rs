@@ -1156,3 +1156,91 @@ async fn a_host_reads_the_answers_back() {
         NextMove::FixArguments { .. }
     ));
 }
+
+/// `POST /tables/{table}/keyed_notes`: one note per `Idempotency-Key`.
+#[tokio::test]
+async fn keyed_writes_run_once_per_key() {
+    let address = start().await;
+    let keyed = |key: &'static str| {
+        [
+            ("x-request-id", ID),
+            ("content-type", "application/json"),
+            ("idempotency-key", key),
+        ]
+    };
+    let path = "/tables/LOCATIONS/keyed_notes";
+    // No key: refused, saying how to send one; nothing written.
+    let missing = call(address, "POST", path, r#"{"note":"n1"}"#).await;
+    assert_eq!(missing.status, StatusCode::BAD_REQUEST);
+    assert_eq!(missing.json()["code"], json!("IDEMPOTENCY_KEY_REQUIRED"));
+    assert_eq!(
+        missing.json()["next_steps"],
+        json!([
+            "send the request again with an Idempotency-Key header holding a new UUID, and send that same key on every repeat of this request"
+        ])
+    );
+    // The first request with its key writes; its repeat (a structured
+    // field string, the draft's form) gets the first answer again.
+    let first = send(address, "POST", path, &keyed("k-1"), r#"{"note":"n1"}"#).await;
+    assert_eq!(first.status, StatusCode::OK);
+    assert_eq!(first.body, r#"{"table":"LOCATIONS","notes":["n1"]}"#);
+    assert_eq!(first.headers.get("idempotent-replayed"), None);
+    let repeat = send(
+        address,
+        "POST",
+        path,
+        &keyed("\"k-1\""),
+        r#"{ "note": "n1" }"#,
+    )
+    .await;
+    assert_eq!(repeat.status, StatusCode::OK);
+    assert_eq!(repeat.body, first.body);
+    assert_eq!(
+        repeat
+            .headers
+            .get("idempotent-replayed")
+            .map(String::as_str),
+        Some("true")
+    );
+    // The key with another note: 422, nothing written.
+    let reused = send(address, "POST", path, &keyed("k-1"), r#"{"note":"n2"}"#).await;
+    assert_eq!(reused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(reused.json()["code"], json!("IDEMPOTENCY_KEY_REUSED"));
+    // A new key writes the second note: the first was written once.
+    let second = send(address, "POST", path, &keyed("k-2"), r#"{"note":"n2"}"#).await;
+    assert_eq!(second.body, r#"{"table":"LOCATIONS","notes":["n1","n2"]}"#);
+    // A locked table's failure may have run: retryable with its key, the
+    // first step says so, and its repeat gets the same stored answer.
+    let locked = send(
+        address,
+        "POST",
+        "/tables/JOB_HISTORY/keyed_notes",
+        &keyed("k-3"),
+        r#"{"note":"n3"}"#,
+    )
+    .await;
+    assert_eq!(locked.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(locked.json()["retryable"], json!(true));
+    assert_eq!(
+        locked.json()["next_steps"][0],
+        json!(
+            "repeat the same call with the same idempotency key: the server runs it at most once"
+        )
+    );
+    let again = send(
+        address,
+        "POST",
+        "/tables/JOB_HISTORY/keyed_notes",
+        &keyed("k-3"),
+        r#"{"note":"n3"}"#,
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        again.headers.get("idempotent-replayed").map(String::as_str),
+        Some("true")
+    );
+    // A key that is not one.
+    let bad = send(address, "POST", path, &keyed("a b"), r#"{"note":"n4"}"#).await;
+    assert_eq!(bad.json()["code"], json!("IDEMPOTENCY_KEY_INVALID"));
+}

@@ -10,6 +10,7 @@
 //! | where | the key | the declaration |
 //! |---|---|---|
 //! | MCP | the request's `_meta.idempotencyKey` ([`META_KEY`], the name of the closed SEP-3182), a string | the tool's `_meta.idempotency` ([`TOOL_META_KEY`]): `"required"` or `"optional"` ([`KeyRule`]) |
+//! | HTTP (feature `axum`) | the `Idempotency-Key` header (draft-ietf-httpapi-idempotency-key-header) | the route's documentation; `envelope::axum::keyed` on the route |
 //!
 //! Per key and scope (the operation, and the authenticated principal where
 //! there is one) the server keeps the call's [fingerprint] (its arguments,
@@ -20,7 +21,7 @@
 //! | first of its key | run; a success, or a failure that may have changed something, is stored (`ttl`); a failure that changed nothing frees the key |
 //! | same key and arguments, the first done | the stored answer, marked as a replay (`_meta.idempotentReplay: true`, [`REPLAY_META_KEY`]) |
 //! | same key, the first still running | `CONFLICT`, code `IDEMPOTENCY_KEY_IN_USE`, retryable after [`IN_FLIGHT_RETRY_MS`] |
-//! | same key, other arguments | `INVALID_ARGUMENTS`, code `IDEMPOTENCY_KEY_REUSED` |
+//! | same key, other arguments | `INVALID_ARGUMENTS`, code `IDEMPOTENCY_KEY_REUSED` (HTTP `422`, as the draft says) |
 //! | no key to a tool that requires one | `INVALID_ARGUMENTS`, code `IDEMPOTENCY_KEY_REQUIRED`, saying how to send it |
 //! | a key that is not 1 to [`MAX_KEY_CHARS`] visible ASCII characters | `INVALID_ARGUMENTS`, code `IDEMPOTENCY_KEY_INVALID` |
 //! | the store fails | `TRANSIENT`, code `IDEMPOTENCY_STORE_FAILED`, effect nothing: the call did not run |
@@ -304,6 +305,18 @@ pub fn key_required(tool: &str) -> ErrorEnvelope {
     .with_next_step(format!(
         "send the call again with _meta.{META_KEY} set to a new UUID, and send that same key on every repeat of this call"
     ))
+}
+
+/// The answer to an HTTP request without an `Idempotency-Key` header to a
+/// route that requires one.
+#[must_use]
+pub fn key_required_header() -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::InvalidArguments,
+        "this request requires an Idempotency-Key header",
+    )
+    .with_code("IDEMPOTENCY_KEY_REQUIRED")
+    .with_next_step("send the request again with an Idempotency-Key header holding a new UUID, and send that same key on every repeat of this request")
 }
 
 /// The answer to a call whose key a running call holds.

@@ -106,6 +106,12 @@ async fn answer(request: Request, next: Next) -> Response {
     let call = context(&parts);
     parts.extensions.insert(call.clone());
     let response = next.run(Request::from_parts(parts, body)).await;
+    // A keyed request's failure is a keyed call's: safe to repeat with
+    // its key.
+    let call = match response.extensions().get::<super::keyed::KeyedRequest>() {
+        Some(_) => call.clone().with_behaviour(call.behaviour().keyed_if(true)),
+        None => call,
+    };
     finish(&call, response)
 }
 

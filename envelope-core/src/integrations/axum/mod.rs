@@ -68,9 +68,11 @@
 
 mod answer;
 mod extract;
+mod keyed;
 mod strings;
 
 pub use answer::RouterExt;
+pub use keyed::{HttpPrincipal, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, Keys, MAX_KEYED_BODY, keyed};
 // For the derived `IntoResponse` (through `__private`), not public API.
 #[doc(hidden)]
 pub use axum::response::{IntoResponse, Response};

@@ -1,0 +1,246 @@
+//! Keyed HTTP requests: the `Idempotency-Key` header
+//! (draft-ietf-httpapi-idempotency-key-header), as an axum middleware.
+
+use std::fmt;
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{MatchedPath, Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http::header::{CONTENT_TYPE, HeaderName, HeaderValue, LOCATION};
+use http::request::Parts;
+use http::StatusCode;
+use serde_json::{Map, Value};
+
+use super::{Failure, Rejection};
+use crate::call::idempotency::{self, Claim, Key, KeyRule, Scope, Store};
+use crate::model::effect::Effect;
+
+/// The request header of an idempotency key.
+pub const IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
+
+/// The response header set to `true` on a stored response sent again.
+pub const IDEMPOTENT_REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+
+/// How many bytes of a keyed request's body, and of its response's, the
+/// middleware reads (axum's own default body limit): a larger request is
+/// refused with `413`, a larger response is sent but not stored.
+pub const MAX_KEYED_BODY: usize = 2 * 1024 * 1024;
+
+/// Who made a request, for the scope of its key.
+pub type HttpPrincipal = dyn Fn(&Parts) -> Option<String> + Send + Sync;
+
+/// The state of the [`keyed`] middleware: the store, whether routes
+/// require keys, and who made a request.
+///
+/// ```text
+/// use envelope::axum::{Keys, keyed};
+/// use envelope::idempotency::MemoryStore;
+///
+/// let keys = Keys::required(MemoryStore::new());
+/// let app = Router::new()
+///     .route("/notes", post(add_note).route_layer(
+///         axum::middleware::from_fn_with_state(keys, keyed),
+///     ))
+///     .answer_failures();
+/// ```
+#[derive(Clone)]
+pub struct Keys {
+    store: Arc<dyn Store>,
+    rule: KeyRule,
+    principal: Option<Arc<HttpPrincipal>>,
+}
+
+impl fmt::Debug for Keys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Keys")
+            .field("rule", &self.rule)
+            .field("principal", &self.principal.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Keys {
+    /// Every request must carry a key: one without is refused with `400`.
+    #[must_use]
+    pub fn required(store: impl Store + 'static) -> Self {
+        Keys {
+            store: Arc::new(store),
+            rule: KeyRule::Required,
+            principal: None,
+        }
+    }
+
+    /// A request may carry a key; one without runs as any request.
+    #[must_use]
+    pub fn optional(store: impl Store + 'static) -> Self {
+        Keys {
+            rule: KeyRule::Optional,
+            ..Keys::required(store)
+        }
+    }
+
+    /// Scopes keys by who made the request, as `principal` names them
+    /// (from the request's headers or extensions); without it a key is
+    /// unique per route.
+    #[must_use]
+    pub fn with_principal(mut self, principal: impl Fn(&Parts) -> Option<String> + Send + Sync + 'static) -> Self {
+        self.principal = Some(Arc::new(principal));
+        self
+    }
+}
+
+/// The marker a keyed request's response carries to
+/// [`RouterExt::answer_failures`](super::RouterExt::answer_failures), so
+/// its failure is answered as a keyed call's
+/// ([`CallBehaviour::keyed`](crate::CallBehaviour::keyed)).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct KeyedRequest;
+
+/// The middleware of keyed requests, for
+/// `axum::middleware::from_fn_with_state(keys, keyed)` on the routes that
+/// take keys (the rules are [`crate::idempotency`]'s):
+///
+/// | the request | the response |
+/// |---|---|
+/// | no `Idempotency-Key`, keys required | `400`, code `IDEMPOTENCY_KEY_REQUIRED` |
+/// | a key that is not one (1 to 255 visible ASCII characters; a structured-field string `"..."` is unquoted) | `400`, code `IDEMPOTENCY_KEY_INVALID` |
+/// | the first with its key | the handler's; a success, or a failure that may have changed something, stored |
+/// | the same key, method, route, query and body, the first done | the stored response (status, `Content-Type`, `Location`, body), with `Idempotent-Replayed: true` |
+/// | the same key, the first still running | `409`, code `IDEMPOTENCY_KEY_IN_USE`, `Retry-After: 1` |
+/// | the same key, another query or body | `422`, code `IDEMPOTENCY_KEY_REUSED` |
+/// | a body over [`MAX_KEYED_BODY`] | `413` |
+///
+/// The scope is the method and matched route with the principal
+/// ([`Keys::with_principal`]); the fingerprint is the query and the body
+/// (canonical JSON when it is JSON).
+pub async fn keyed(State(keys): State<Keys>, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let key = match parts.headers.get(&IDEMPOTENCY_KEY) {
+        None if keys.rule == KeyRule::Required => {
+            return idempotency::key_required_header().into_response();
+        }
+        None => return next.run(Request::from_parts(parts, body)).await,
+        Some(value) => match value.to_str().ok().map(unquoted).map(Key::parse) {
+            Some(Ok(key)) => key,
+            _ => return idempotency::key_invalid().into_response(),
+        },
+    };
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_KEYED_BODY).await else {
+        let refused = crate::model::envelope::ErrorEnvelope::new(
+            crate::model::class::ErrorClass::InvalidArguments,
+            format!("a keyed request's body may hold at most {MAX_KEYED_BODY} bytes"),
+        )
+        .with_code("BODY_TOO_LARGE");
+        return Rejection::with_status(refused, StatusCode::PAYLOAD_TOO_LARGE).into_response();
+    };
+    let route = parts
+        .extensions
+        .get::<MatchedPath>()
+        .map_or("(no route)", MatchedPath::as_str);
+    let principal = keys.principal.as_ref().and_then(|principal| principal(&parts));
+    let scope = Scope::new(principal, format!("{} {route}", parts.method));
+    let fingerprint = fingerprint(parts.uri.query(), &bytes);
+    let response = match keys.store.claim(&scope, &key, &fingerprint).await {
+        Ok(Claim::Run) => {
+            let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+            settle(&keys, &scope, &key, response).await
+        }
+        Ok(Claim::Running) => idempotency::key_in_use().into_response(),
+        Ok(Claim::Mismatch) => {
+            Rejection::with_status(idempotency::key_reused(), StatusCode::UNPROCESSABLE_ENTITY)
+                .into_response()
+        }
+        Ok(Claim::Done(stored)) => match replay(&stored) {
+            Some(response) => response,
+            None => idempotency::store_failed().into_response(),
+        },
+        Err(_) => idempotency::store_failed().into_response(),
+    };
+    let mut response = response;
+    response.extensions_mut().insert(KeyedRequest);
+    response
+}
+
+/// A header value as a key: a structured-field string (`"abc"`, RFC 8941)
+/// unquoted, a bare token as it is.
+fn unquoted(value: &str) -> &str {
+    let value = value.trim();
+    value
+        .strip_prefix('"')
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap_or(value)
+}
+
+/// The fingerprint of a request: its query and its body (canonical JSON
+/// when the body is JSON, else the body as it is).
+fn fingerprint(query: Option<&str>, body: &Bytes) -> String {
+    let body = match serde_json::from_slice::<Value>(body) {
+        Ok(json) => idempotency::fingerprint(&json),
+        Err(_) => String::from_utf8_lossy(body).into_owned(),
+    };
+    Value::Array(vec![
+        Value::from(query.unwrap_or_default()),
+        Value::from(body),
+    ])
+    .to_string()
+}
+
+/// Stores `response` for the key's repeats (unless it is a failure that
+/// changed nothing, which frees the key, or a body too large to keep),
+/// and returns it.
+async fn settle(keys: &Keys, scope: &Scope, key: &Key, response: Response) -> Response {
+    let (parts, body) = response.into_parts();
+    let changed_nothing = parts.status.as_u16() >= 400
+        && parts
+            .extensions
+            .get::<Failure>()
+            .is_some_and(|failure| failure.envelope.effect == Effect::Nothing);
+    let bytes = match axum::body::to_bytes(body, MAX_KEYED_BODY).await {
+        Ok(bytes) => bytes,
+        // A body that fails to stream has already failed the client.
+        Err(_) => {
+            let _ = keys.store.release(scope, key).await;
+            return Response::from_parts(parts, Body::empty());
+        }
+    };
+    let stored = (!changed_nothing)
+        .then(|| std::str::from_utf8(&bytes).ok())
+        .flatten()
+        .map(|text| {
+            let mut headers = Map::new();
+            for name in [CONTENT_TYPE, LOCATION] {
+                if let Some(value) = parts.headers.get(&name).and_then(|value| value.to_str().ok()) {
+                    headers.insert(name.as_str().to_owned(), Value::from(value));
+                }
+            }
+            serde_json::json!({"status": parts.status.as_u16(), "headers": headers, "body": text})
+                .to_string()
+        });
+    let _ = match stored {
+        Some(answer) => keys.store.finish(scope, key, &answer).await,
+        None => keys.store.release(scope, key).await,
+    };
+    Response::from_parts(parts, Body::from(bytes))
+}
+
+/// The stored response, as it was, with `Idempotent-Replayed: true`.
+fn replay(stored: &str) -> Option<Response> {
+    let stored: Value = serde_json::from_str(stored).ok()?;
+    let status = StatusCode::from_u16(u16::try_from(stored.get("status")?.as_u64()?).ok()?).ok()?;
+    let mut response = Response::new(Body::from(stored.get("body")?.as_str()?.to_owned()));
+    *response.status_mut() = status;
+    for (name, value) in stored.get("headers")?.as_object()? {
+        if let (Ok(name), Some(Ok(value))) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            value.as_str().map(HeaderValue::from_str),
+        ) {
+            response.headers_mut().insert(name, value);
+        }
+    }
+    response
+        .headers_mut()
+        .insert(IDEMPOTENT_REPLAYED, HeaderValue::from_static("true"));
+    Some(response)
+}
