@@ -34,10 +34,13 @@
 //! once only when the call's own write and the key's record cannot part
 //! (the same transaction), at most once per lease otherwise.
 //!
-//! Stores: [`MemoryStore`] (one process; bounded, with a TTL), and with
-//! `rusqlite` [`SqliteStore`] (kept across restarts).
+//! Stores: [`MemoryStore`] (one process; bounded, with a TTL); with
+//! `rusqlite`, [`SqliteStore`] (kept across restarts, on one host); with
+//! `postgres`, [`PostgresStore`] (shared by the replicas of a server).
 
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres;
 #[cfg(feature = "rusqlite")]
 mod sqlite;
 
@@ -48,6 +51,8 @@ use std::pin::Pin;
 use serde_json::Value;
 
 pub use memory::MemoryStore;
+#[cfg(feature = "postgres")]
+pub use postgres::{POSTGRES_SCHEMA, PostgresStore};
 #[cfg(feature = "rusqlite")]
 pub use sqlite::{SQLITE_SCHEMA, SqliteStore};
 

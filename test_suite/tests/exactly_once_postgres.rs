@@ -1,0 +1,205 @@
+//! The Postgres idempotency store against a real Postgres server: two
+//! replicas of one MCP server (each its own `PostgresStore` on its own
+//! pool) write notes to one Postgres table, and each test counts the rows.
+//! A repeat that reaches the other replica gets the first call's answer;
+//! two calls with one key at once, one to each replica, write once; a
+//! replica started after the first call replays it; a key reused with
+//! other arguments is refused.
+//!
+//! Needs a server, so it is `#[ignore]`d: `.ci/run` installs Postgres from
+//! the distribution's packages, starts a throwaway cluster and runs it
+//! with `--ignored`, `ENVELOPE_POSTGRES_URL` naming the database
+//! (`postgres://postgres@127.0.0.1:54329/postgres` there).
+
+use std::time::Duration;
+
+use envelope::ErrorEnvelope;
+use envelope::host;
+use envelope::idempotency::PostgresStore;
+use envelope::rmcp::Idempotency;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolRequestParams, CallToolResult, MetaObject, RequestMetaObject};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+#[derive(Deserialize, JsonSchema)]
+struct NewNote {
+    table: String,
+    text: String,
+    /// How long the answer takes after the write, in milliseconds.
+    #[serde(default)]
+    answer_after_ms: u64,
+}
+
+#[derive(Clone)]
+struct Replica {
+    tool_router: envelope::rmcp::Router<Self>,
+    pool: PgPool,
+}
+
+#[tool_router]
+impl Replica {
+    /// Adds a note to `table`: one row per call that runs.
+    #[tool]
+    async fn add_note(
+        &self,
+        Parameters(note): Parameters<NewNote>,
+    ) -> Result<String, ErrorEnvelope> {
+        // The table names are the tests' own.
+        let insert = format!("INSERT INTO {} (text) VALUES ($1) RETURNING id", note.table);
+        let id: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(insert))
+            .bind(&note.text)
+            .fetch_one(&self.pool)
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(note.answer_after_ms)).await;
+        Ok(format!("note {id}"))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Replica {}
+
+fn url() -> String {
+    std::env::var("ENVELOPE_POSTGRES_URL")
+        .expect("ENVELOPE_POSTGRES_URL names the test database (see .ci/run)")
+}
+
+/// A fresh notes table of the test's own.
+async fn table(name: &str) -> String {
+    let pool = PgPool::connect(&url()).await.unwrap();
+    let table = format!("notes_{name}");
+    sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+        "DROP TABLE IF EXISTS {table}; CREATE TABLE {table} (id BIGSERIAL PRIMARY KEY, text TEXT NOT NULL)"
+    )))
+    .execute(&pool)
+    .await
+    .unwrap();
+    table
+}
+
+async fn rows(table: &str) -> i64 {
+    let pool = PgPool::connect(&url()).await.unwrap();
+    sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+}
+
+/// A client of a new replica: its own pool, its own store.
+async fn replica() -> RunningService<RoleClient, ()> {
+    let pool = PgPool::connect(&url()).await.unwrap();
+    let store = PostgresStore::new(pool.clone()).await.unwrap();
+    let server = Replica {
+        tool_router: envelope::rmcp::Router::new(Replica::tool_router())
+            .with_idempotency(Idempotency::new(store).require("add_note")),
+        pool,
+    };
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.expect("the replica starts");
+        let _ = running.waiting().await;
+    });
+    ().serve(client_io).await.expect("the client connects")
+}
+
+fn add(table: &str, text: &str, key: &str, answer_after_ms: u64) -> CallToolRequestParams {
+    let arguments = json!({"table": table, "text": text, "answer_after_ms": answer_after_ms});
+    let mut params = CallToolRequestParams::new("add_note")
+        .with_arguments(arguments.as_object().cloned().unwrap());
+    let mut meta = serde_json::Map::new();
+    meta.insert("idempotencyKey".into(), Value::from(key));
+    params.meta = Some(RequestMetaObject(MetaObject(meta)));
+    params
+}
+
+fn text(result: &CallToolResult) -> String {
+    result.content[0].as_text().unwrap().text.clone()
+}
+
+fn replayed(result: &CallToolResult) -> bool {
+    result
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.get("idempotentReplay"))
+        == Some(&Value::Bool(true))
+}
+
+/// A key no other run of the tests used.
+fn key() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+#[tokio::test]
+#[ignore = "needs a Postgres server: see .ci/run"]
+async fn a_repeat_on_another_replica_replays() {
+    let table = table("other_replica").await;
+    let (a, b) = (replica().await, replica().await);
+    let key = key();
+    let first = a.call_tool(add(&table, "milk", &key, 0)).await.unwrap();
+    assert_eq!(text(&first), "note 1");
+    let again = b.call_tool(add(&table, "milk", &key, 0)).await.unwrap();
+    assert_eq!(text(&again), "note 1");
+    assert!(replayed(&again));
+    // A key reused with other arguments, on either replica.
+    let reused = b.call_tool(add(&table, "eggs", &key, 0)).await.unwrap();
+    assert_eq!(
+        host::read_call_tool_result(&reused)
+            .unwrap()
+            .code
+            .as_deref(),
+        Some("IDEMPOTENCY_KEY_REUSED")
+    );
+    assert_eq!(rows(&table).await, 1);
+}
+
+#[tokio::test]
+#[ignore = "needs a Postgres server: see .ci/run"]
+async fn one_key_at_two_replicas_at_once_writes_once() {
+    let table = table("at_once").await;
+    let (a, b) = (replica().await, replica().await);
+    let key = key();
+    let (first, second) = tokio::join!(
+        a.call_tool(add(&table, "tea", &key, 300)),
+        b.call_tool(add(&table, "tea", &key, 300)),
+    );
+    let (first, second) = (first.unwrap(), second.unwrap());
+    let refused = [&first, &second]
+        .into_iter()
+        .filter(|result| result.is_error == Some(true))
+        .count();
+    assert_eq!(refused, 1, "{first:?} {second:?}");
+    let busy = if first.is_error == Some(true) {
+        &first
+    } else {
+        &second
+    };
+    assert_eq!(
+        host::read_call_tool_result(busy).unwrap().code.as_deref(),
+        Some("IDEMPOTENCY_KEY_IN_USE")
+    );
+    assert_eq!(rows(&table).await, 1);
+}
+
+#[tokio::test]
+#[ignore = "needs a Postgres server: see .ci/run"]
+async fn a_replica_started_later_replays() {
+    let table = table("restart").await;
+    let key = key();
+    let a = replica().await;
+    let first = a.call_tool(add(&table, "bread", &key, 0)).await.unwrap();
+    a.cancel().await.unwrap();
+    // Every replica of the first generation is gone.
+    let later = replica().await;
+    let again = later
+        .call_tool(add(&table, "bread", &key, 0))
+        .await
+        .unwrap();
+    assert_eq!(text(&again), text(&first));
+    assert!(replayed(&again));
+    assert_eq!(rows(&table).await, 1);
+}
