@@ -11,13 +11,20 @@
 //!   from `argument_errors`' suggestion and calls again;
 //! - `describe_table` of `EMPLOYES`: the host picks the near miss;
 //! - `annotate_table` of `JOB_HISTORY` (a write, locked, effect unknown):
-//!   the host refuses to repeat it and reports.
+//!   the server stores the failure under the call's idempotency key (the
+//!   loop sends one: the tool declares keys), the loop repeats it once
+//!   with the key, gets the stored failure back and reports;
+//! - `annotate_table` of `DEPARTMENTS` (a write whose answer takes 2 s):
+//!   the loop gives up on the attempt after 1 s (effect unknown) and, the
+//!   call being keyed, repeats it with the same key until the server's
+//!   stored answer comes back: one note, written once.
 //!
 //! Run: `cargo run -p envelope-test-suite --example agent_host --features
 //! host`. `tests/agent_host.rs` checks the transcript.
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::time::Duration;
 
 use envelope::CallBehaviour;
 use envelope::host::{self, NextMove};
@@ -38,6 +45,10 @@ fn script() -> Vec<(&'static str, Value)> {
         (
             "annotate_table",
             json!({"table": "JOB_HISTORY", "note": "archived in 2025"}),
+        ),
+        (
+            "annotate_table",
+            json!({"table": "DEPARTMENTS", "note": "reviewed"}),
         ),
     ]
 }
@@ -66,8 +77,12 @@ pub async fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>>
         .map(|tool| (tool.name.to_string(), host::behaviour_of(tool)))
         .collect();
 
-    // One retry budget for the whole run: its policy's defaults.
-    let mut retries = host::Retries::new(host::RetryPolicy::default());
+    // One retry budget for the whole run: the policy's defaults, but no
+    // attempt may take more than a second. Seeded, so the transcript's
+    // jittered waits are the same on every run (a host seeds from the
+    // system: `Retries::new`).
+    let policy = host::RetryPolicy::default().with_call_timeout(Some(Duration::from_secs(1)));
+    let mut retries = host::Retries::with_seed(policy, 7);
     let mut calls = 0;
     for (tool, arguments) in script() {
         let behaviour = behaviours.get(tool).copied().unwrap_or_default();
@@ -95,8 +110,13 @@ pub async fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>>
                 )?;
             }
             let failure = match outcome {
-                Ok(_) => {
-                    writeln!(out, "host: {tool} succeeded")?;
+                Ok(result) => {
+                    // A text answer is shown; a JSON one is the tool's data.
+                    let text = result.content.first().and_then(|block| block.as_text());
+                    match text.filter(|text| !text.text.starts_with('{')) {
+                        Some(text) => writeln!(out, "host: {tool} succeeded: {}", text.text)?,
+                        None => writeln!(out, "host: {tool} succeeded")?,
+                    }
                     break;
                 }
                 Err(failure) => failure,

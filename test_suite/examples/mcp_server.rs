@@ -30,7 +30,12 @@
 //! **Reads and a write.** `list_tables`, `describe_table`, `find_column` and
 //! `row_count` declare `#[tool(annotations(read_only_hint = true))]`;
 //! `annotate_table` appends a note to a table, a write that is neither
-//! read-only nor idempotent (two calls, two notes). `JOB_HISTORY` is locked
+//! read-only nor idempotent (two calls, two notes), unless the call carries
+//! an idempotency key (`_meta.idempotencyKey`): the router runs it once
+//! per key and answers a repeat with the first answer
+//! (`envelope::rmcp::Idempotency`, the tool listed with
+//! `_meta.idempotency: "optional"`). `DEPARTMENTS` is replicated: its note
+//! is written at once, its answer waits 2 s for the replica. `JOB_HISTORY` is locked
 //! by a migration, a `Transient` failure, and the two kinds of tool answer
 //! it differently with no code of their own:
 //!
@@ -75,6 +80,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use envelope::args::Args;
+use envelope::idempotency::MemoryStore;
+use envelope::rmcp::Idempotency;
 use envelope::{CallContext, Envelope, ErrorEnvelope, OrFail};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
@@ -178,7 +185,10 @@ impl CatalogServer {
     pub fn new(tool_failure_meta: bool) -> Self {
         CatalogServer {
             tool_router: envelope::rmcp::Router::new(Self::tool_router())
-                .with_tool_failure_meta(tool_failure_meta),
+                .with_tool_failure_meta(tool_failure_meta)
+                // A call of annotate_table with `_meta.idempotencyKey`
+                // runs once per key; a repeat gets the first answer.
+                .with_idempotency(Idempotency::new(MemoryStore::new()).allow("annotate_table")),
             notes: Arc::default(),
         }
     }
@@ -271,13 +281,20 @@ impl CatalogServer {
     ) -> Result<String, ErrorEnvelope> {
         let AnnotateArgs { table: name, note } = args?;
         let table = open(&name)?;
-        let mut notes = self
-            .notes
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let notes = notes.entry(table.name).or_default();
-        notes.push(note);
-        let n = notes.len();
+        let n = {
+            let mut notes = self
+                .notes
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let notes = notes.entry(table.name).or_default();
+            notes.push(note);
+            notes.len()
+        };
+        if table.name == "DEPARTMENTS" {
+            // Replicated: the note is written, the answer waits for the
+            // replica's acknowledgement.
+            tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+        }
         Ok(format!(
             "{}: {n} note{}",
             table.name,
