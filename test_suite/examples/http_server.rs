@@ -31,7 +31,7 @@
 //! | `GET /tables/{table}/columns/{index}` | `200`, the column at `index` (from 0, at most 255); `404` `COLUMN_NOT_FOUND` past the last |
 //! | `GET /tables/{table}/row_count` | `200`; `503` `STATS_REFRESHING` with `Retry-After: 2` for `EMPLOYEES`; `503` `TABLE_LOCKED`, retryable, for `JOB_HISTORY` |
 //! | `POST /tables/{table}/notes` with `{"note"}` | `200`, the table's notes; `503` `TABLE_LOCKED` for `JOB_HISTORY`, not retryable: the write may have taken effect |
-//! | `POST /tables/{table}/keyed_notes` with `{"note"}` and an `Idempotency-Key` | the same write, at most once per key: a repeat gets the first answer (`Idempotent-Replayed: true`), `409` while it runs, `422` for the key with another note, `400` without a key; its `TABLE_LOCKED` is retryable with the key |
+//! | `POST /tables/{table}/keyed_notes` with `{"note"}` and an `Idempotency-Key` | the same write, at most once per key: a repeat gets the first answer (`Idempotent-Replayed: true`), `409` while it runs, `422` for the key with another note, `400` without a key; its `TABLE_LOCKED` is retryable with the key; `DEPARTMENTS` answers after 2 s (its replica), and a client that hangs up before then gets the stored answer when it repeats |
 //! | `POST /find_column` with `{"table", "column", "case"}` | `200`; `400` `INVALID_ARGUMENTS` naming the bad argument; `404` `TABLE_NOT_FOUND` / `COLUMN_NOT_FOUND` |
 //! | `GET /tables/{table}/export` | `502` `STORE_OFFLINE`: the export store is down in this demo; the body holds the class's generic message, not the store's host name |
 //! | any other path, any other method | `404` `ROUTE_NOT_FOUND`, `405` `METHOD_NOT_ALLOWED` |
@@ -221,14 +221,22 @@ async fn add_note(
     Json(NoteArgs { note }): Json<NoteArgs>,
 ) -> Result<Json<Notes>, CatalogError> {
     let table = open(&name)?;
-    let mut store = store
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let notes = store.entry(table.name).or_default();
-    notes.push(note);
+    let notes = {
+        let mut store = store
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let notes = store.entry(table.name).or_default();
+        notes.push(note);
+        notes.clone()
+    };
+    if table.name == "DEPARTMENTS" {
+        // Replicated: the note is written, the answer waits for the
+        // replica's acknowledgement.
+        tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    }
     Ok(Json(Notes {
         table: table.name,
-        notes: notes.clone(),
+        notes,
     }))
 }
 

@@ -1244,3 +1244,36 @@ async fn keyed_writes_run_once_per_key() {
     let bad = send(address, "POST", path, &keyed("a b"), r#"{"note":"n4"}"#).await;
     assert_eq!(bad.json()["code"], json!("IDEMPOTENCY_KEY_INVALID"));
 }
+
+/// A keyed write whose client hangs up before the answer (after the note
+/// was written): the handler runs on, its answer is stored, and the
+/// client's repeat with the same key gets it. One note.
+#[tokio::test]
+async fn a_keyed_write_survives_its_client_hanging_up() {
+    use std::time::Duration;
+    use tokio::io::AsyncWriteExt;
+    let address = start().await;
+    let body = r#"{"note":"reviewed"}"#;
+    let request = format!(
+        "POST /tables/DEPARTMENTS/keyed_notes HTTP/1.1\r\nhost: {address}\r\ncontent-type: application/json\r\nidempotency-key: k-hangup\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    drop(stream);
+    // While the first still runs, the key is in use.
+    let headers = [
+        ("content-type", "application/json"),
+        ("idempotency-key", "k-hangup"),
+    ];
+    let busy = send(address, "POST", "/tables/DEPARTMENTS/keyed_notes", &headers, body).await;
+    assert_eq!(busy.status, StatusCode::CONFLICT);
+    assert_eq!(busy.json()["code"], json!("IDEMPOTENCY_KEY_IN_USE"));
+    assert_eq!(busy.headers.get("retry-after").map(String::as_str), Some("1"));
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let repeat = send(address, "POST", "/tables/DEPARTMENTS/keyed_notes", &headers, body).await;
+    assert_eq!(repeat.status, StatusCode::OK);
+    assert_eq!(repeat.body, r#"{"table":"DEPARTMENTS","notes":["reviewed"]}"#);
+    assert_eq!(repeat.headers.get("idempotent-replayed").map(String::as_str), Some("true"));
+}

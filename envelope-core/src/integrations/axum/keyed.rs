@@ -114,7 +114,10 @@ pub(super) struct KeyedRequest;
 ///
 /// The scope is the method and matched route with the principal
 /// ([`Keys::with_principal`]); the fingerprint is the query and the body
-/// (canonical JSON when it is JSON).
+/// (canonical JSON when it is JSON). The first request's handler runs on a
+/// task of its own (`tokio::spawn`, so the server's runtime is tokio, as
+/// axum's `serve` is): a client that hangs up mid-answer does not cancel
+/// it, and its response is stored for the client's repeat.
 pub async fn keyed(State(keys): State<Keys>, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
     let key = match parts.headers.get(&IDEMPOTENCY_KEY) {
@@ -144,8 +147,19 @@ pub async fn keyed(State(keys): State<Keys>, request: Request, next: Next) -> Re
     let fingerprint = fingerprint(parts.uri.query(), &bytes);
     let response = match keys.store.claim(&scope, &key, &fingerprint).await {
         Ok(Claim::Run) => {
-            let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
-            settle(&keys, &scope, &key, response).await
+            // On a task of its own: a client that hangs up mid-answer
+            // (hyper then drops this future) does not cut the handler
+            // short, so its response is still stored for the repeat.
+            let request = Request::from_parts(parts, Body::from(bytes));
+            let run = tokio::spawn(async move {
+                let response = next.run(request).await;
+                settle(&keys, &scope, &key, response).await
+            });
+            match run.await {
+                Ok(response) => response,
+                // The handler panicked: its key stays held for the lease.
+                Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+            }
         }
         Ok(Claim::Running) => idempotency::key_in_use().into_response(),
         Ok(Claim::Mismatch) => {
