@@ -1267,13 +1267,39 @@ async fn a_keyed_write_survives_its_client_hanging_up() {
         ("content-type", "application/json"),
         ("idempotency-key", "k-hangup"),
     ];
-    let busy = send(address, "POST", "/tables/DEPARTMENTS/keyed_notes", &headers, body).await;
+    let busy = send(
+        address,
+        "POST",
+        "/tables/DEPARTMENTS/keyed_notes",
+        &headers,
+        body,
+    )
+    .await;
     assert_eq!(busy.status, StatusCode::CONFLICT);
     assert_eq!(busy.json()["code"], json!("IDEMPOTENCY_KEY_IN_USE"));
-    assert_eq!(busy.headers.get("retry-after").map(String::as_str), Some("1"));
+    assert_eq!(
+        busy.headers.get("retry-after").map(String::as_str),
+        Some("1")
+    );
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let repeat = send(address, "POST", "/tables/DEPARTMENTS/keyed_notes", &headers, body).await;
+    let repeat = send(
+        address,
+        "POST",
+        "/tables/DEPARTMENTS/keyed_notes",
+        &headers,
+        body,
+    )
+    .await;
     assert_eq!(repeat.status, StatusCode::OK);
-    assert_eq!(repeat.body, r#"{"table":"DEPARTMENTS","notes":["reviewed"]}"#);
-    assert_eq!(repeat.headers.get("idempotent-replayed").map(String::as_str), Some("true"));
+    assert_eq!(
+        repeat.body,
+        r#"{"table":"DEPARTMENTS","notes":["reviewed"]}"#
+    );
+    assert_eq!(
+        repeat
+            .headers
+            .get("idempotent-replayed")
+            .map(String::as_str),
+        Some("true")
+    );
 }

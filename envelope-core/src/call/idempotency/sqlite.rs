@@ -39,7 +39,8 @@ CREATE INDEX IF NOT EXISTS envelope_idempotency_expiry ON envelope_idempotency (
 ///
 /// Each method runs one short transaction (`BEGIN IMMEDIATE`, so two
 /// claims of one key, from two connections or processes, are serialized
-/// by SQLite) on the calling task, under a mutex: the store is for a
+/// by SQLite, which waits up to 5 s for another's lock: the connection's
+/// `busy_timeout`) on the calling task, under a mutex: the store is for a
 /// server on one host, whose calls are few next to what SQLite writes.
 /// Keep the table in the database the tool writes to, and a call's write
 /// and its key's record share the file's durability.

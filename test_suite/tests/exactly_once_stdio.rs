@@ -1,0 +1,211 @@
+//! Keyed writes over a real transport: MCP servers as child processes,
+//! over stdio, with their notes and their keys in one SQLite file whose
+//! rows each scenario counts.
+//!
+//! - the client hangs up while a keyed write's answer is on its way (the
+//!   note is written, the answer takes 1.5 s): the server finishes and
+//!   stores the answer; a new server process on the same file answers the
+//!   client's repeat with it;
+//! - two server processes get one key at once: one writes, the other
+//!   answers `IDEMPOTENCY_KEY_IN_USE`;
+//! - the key reused with another note is refused.
+//!
+//! A test target without libtest's harness (its output would corrupt the
+//! protocol on stdout): the binary is also the server, when
+//! `ENVELOPE_KEYED_SERVER_DB` names its database.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use envelope::ErrorEnvelope;
+use envelope::host;
+use envelope::idempotency::SqliteStore;
+use envelope::rmcp::Idempotency;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolRequestParams, CallToolResult, MetaObject, RequestMetaObject};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tokio::process::{Child, Command};
+
+const DB_VAR: &str = "ENVELOPE_KEYED_SERVER_DB";
+
+#[derive(Deserialize, JsonSchema)]
+struct NewNote {
+    text: String,
+    /// How long the answer takes after the write, in milliseconds.
+    #[serde(default)]
+    answer_after_ms: u64,
+}
+
+#[derive(Clone)]
+struct Notes {
+    tool_router: envelope::rmcp::Router<Self>,
+    db: Arc<Mutex<rusqlite::Connection>>,
+}
+
+#[tool_router]
+impl Notes {
+    /// Adds a note: one row per call that runs.
+    #[tool]
+    async fn add_note(
+        &self,
+        Parameters(note): Parameters<NewNote>,
+    ) -> Result<String, ErrorEnvelope> {
+        let id = {
+            let db = self.db.lock().unwrap();
+            db.execute("INSERT INTO notes (text) VALUES (?1)", [&note.text])
+                .unwrap();
+            db.last_insert_rowid()
+        };
+        tokio::time::sleep(Duration::from_millis(note.answer_after_ms)).await;
+        Ok(format!("note {id}"))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Notes {}
+
+/// The server: stdio, its notes and keys in `path`.
+async fn serve(path: &Path) {
+    let db = rusqlite::Connection::open(path).unwrap();
+    db.busy_timeout(Duration::from_secs(5)).unwrap();
+    let store = SqliteStore::open(path).unwrap();
+    let server = Notes {
+        tool_router: envelope::rmcp::Router::new(Notes::tool_router())
+            .with_idempotency(Idempotency::new(store).require("add_note")),
+        db: Arc::new(Mutex::new(db)),
+    };
+    let running = server
+        .serve((tokio::io::stdin(), tokio::io::stdout()))
+        .await
+        .unwrap();
+    let _ = running.waiting().await;
+}
+
+/// A server process on `path`, and a client on its stdio.
+async fn start(path: &Path) -> (RunningService<RoleClient, ()>, Child) {
+    let mut child = Command::new(std::env::current_exe().unwrap())
+        .env(DB_VAR, path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    let client = ().serve(transport).await.expect("the server answers");
+    (client, child)
+}
+
+fn database(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("envelope-stdio-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.db"));
+    let _ = std::fs::remove_file(&path);
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+        .unwrap();
+    path
+}
+
+fn rows(path: &Path) -> i64 {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row("SELECT count(*) FROM notes", [], |row| row.get(0))
+        .unwrap()
+}
+
+fn add(text: &str, key: &str, answer_after_ms: u64) -> CallToolRequestParams {
+    let arguments = json!({"text": text, "answer_after_ms": answer_after_ms});
+    let mut params = CallToolRequestParams::new("add_note")
+        .with_arguments(arguments.as_object().cloned().unwrap());
+    let mut meta = serde_json::Map::new();
+    meta.insert("idempotencyKey".into(), Value::from(key));
+    params.meta = Some(RequestMetaObject(MetaObject(meta)));
+    params
+}
+
+fn text(result: &CallToolResult) -> String {
+    result.content[0].as_text().unwrap().text.clone()
+}
+
+fn replayed(result: &CallToolResult) -> bool {
+    result
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.get("idempotentReplay"))
+        == Some(&Value::Bool(true))
+}
+
+fn code(result: &CallToolResult) -> Option<String> {
+    host::read_call_tool_result(result)
+        .and_then(|envelope| envelope.code.clone())
+        .map(|code| code.into_owned())
+}
+
+async fn the_client_hangs_up_mid_answer() {
+    let path = database("hangup");
+    let (client, mut server) = start(&path).await;
+    // The call goes out; the client hangs up before its answer.
+    let call = tokio::spawn({
+        let peer = client.peer().clone();
+        async move { peer.call_tool(add("milk", "k-1", 1500)).await }
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    call.abort();
+    drop(client);
+    // The server finishes the call, stores its answer, and exits on the
+    // closed stdin.
+    let status = tokio::time::timeout(Duration::from_secs(10), server.wait())
+        .await
+        .expect("the server exits once its stdin is closed")
+        .unwrap();
+    assert!(status.success(), "{status}");
+    assert_eq!(rows(&path), 1);
+    // A new server process: the repeat gets the stored answer.
+    let (client, _server) = start(&path).await;
+    let again = client.call_tool(add("milk", "k-1", 1500)).await.unwrap();
+    assert_eq!(text(&again), "note 1");
+    assert!(replayed(&again));
+    let reused = client.call_tool(add("eggs", "k-1", 0)).await.unwrap();
+    assert_eq!(code(&reused).as_deref(), Some("IDEMPOTENCY_KEY_REUSED"));
+    assert_eq!(rows(&path), 1);
+    println!("ok: the client hangs up mid-answer; a restarted server replays");
+}
+
+async fn two_servers_get_one_key_at_once() {
+    let path = database("at_once");
+    let ((a, _a), (b, _b)) = (start(&path).await, start(&path).await);
+    let (first, second) = tokio::join!(
+        a.call_tool(add("tea", "k-2", 500)),
+        b.call_tool(add("tea", "k-2", 500)),
+    );
+    let codes = [code(&first.unwrap()), code(&second.unwrap())];
+    assert!(
+        codes.contains(&None) && codes.contains(&Some(String::from("IDEMPOTENCY_KEY_IN_USE"))),
+        "{codes:?}"
+    );
+    assert_eq!(rows(&path), 1);
+    println!("ok: two server processes, one key at once: one write");
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    if let Some(path) = std::env::var_os(DB_VAR) {
+        runtime.block_on(serve(Path::new(&path)));
+        return;
+    }
+    runtime.block_on(async {
+        the_client_hangs_up_mid_answer().await;
+        two_servers_get_one_key_at_once().await;
+    });
+}
