@@ -4,7 +4,8 @@
 //! A repeat that reaches the other replica gets the first call's answer;
 //! two calls with one key at once, one to each replica, write once; a
 //! replica started after the first call replays it; a key reused with
-//! other arguments is refused.
+//! other arguments is refused; over HTTP, a request's repeat that reaches
+//! the other replica of an axum route gets the stored response.
 //!
 //! Needs a server, so it is `#[ignore]`d: `.ci/run` installs Postgres from
 //! the distribution's packages, starts a throwaway cluster and runs it
@@ -201,5 +202,69 @@ async fn a_replica_started_later_replays() {
         .unwrap();
     assert_eq!(text(&again), text(&first));
     assert!(replayed(&again));
+    assert_eq!(rows(&table).await, 1);
+}
+
+/// Over HTTP: two replicas of an axum route with their keys in Postgres; a
+/// request's repeat that reaches the other replica gets the stored
+/// response, and the handler ran once (its rows counted).
+#[tokio::test]
+#[ignore = "needs a Postgres server: see .ci/run"]
+async fn an_http_repeat_on_another_replica_replays() {
+    use axum::Router;
+    use axum::extract::State;
+    use axum::routing::post;
+    use envelope::axum::{Keys, RouterExt, keyed};
+
+    let table = table("http").await;
+    async fn write(State((pool, table)): State<(PgPool, String)>) -> String {
+        let insert = format!("INSERT INTO {table} (text) VALUES ('w') RETURNING id");
+        let id: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(insert))
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+        format!("write {id}")
+    }
+    let mut replicas = Vec::new();
+    for _ in 0..2 {
+        let pool = PgPool::connect(&url()).await.unwrap();
+        let store = PostgresStore::new(pool.clone()).await.unwrap();
+        let app = Router::new()
+            .route(
+                "/writes",
+                post(write).route_layer(axum::middleware::from_fn_with_state(
+                    Keys::required(store),
+                    keyed,
+                )),
+            )
+            .with_state((pool, table.clone()))
+            .answer_failures();
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .unwrap();
+        replicas.push(listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    }
+    let key = key();
+    let post_to = |address: std::net::SocketAddr| {
+        let key = key.clone();
+        async move {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+            let request = format!(
+                "POST /writes HTTP/1.1\r\nhost: {address}\r\nidempotency-key: {key}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+            );
+            stream.write_all(request.as_bytes()).await.unwrap();
+            let mut answer = String::new();
+            stream.read_to_string(&mut answer).await.unwrap();
+            answer
+        }
+    };
+    let first = post_to(replicas[0]).await;
+    assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+    assert!(first.ends_with("write 1"), "{first}");
+    let again = post_to(replicas[1]).await;
+    assert!(again.contains("idempotent-replayed: true"), "{again}");
+    assert!(again.ends_with("write 1"), "{again}");
     assert_eq!(rows(&table).await, 1);
 }

@@ -10,6 +10,10 @@
 //!   answers `IDEMPOTENCY_KEY_IN_USE`;
 //! - the key reused with another note is refused.
 //!
+//! The keys are in the same SQLite file, and again, when
+//! `ENVELOPE_POSTGRES_URL` names a Postgres database (`.ci/run` sets it),
+//! in Postgres (`PostgresStore`).
+//!
 //! A test target without libtest's harness (its output would corrupt the
 //! protocol on stdout): the binary is also the server, when
 //! `ENVELOPE_KEYED_SERVER_DB` names its database.
@@ -21,7 +25,7 @@ use std::time::Duration;
 
 use envelope::ErrorEnvelope;
 use envelope::host;
-use envelope::idempotency::SqliteStore;
+use envelope::idempotency::{PostgresStore, SqliteStore};
 use envelope::rmcp::Idempotency;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolRequestParams, CallToolResult, MetaObject, RequestMetaObject};
@@ -33,6 +37,9 @@ use serde_json::{Value, json};
 use tokio::process::{Child, Command};
 
 const DB_VAR: &str = "ENVELOPE_KEYED_SERVER_DB";
+/// Set (to the URL) for a server whose keys are in Postgres.
+const KEYS_VAR: &str = "ENVELOPE_KEYED_SERVER_POSTGRES";
+const POSTGRES_VAR: &str = "ENVELOPE_POSTGRES_URL";
 
 #[derive(Deserialize, JsonSchema)]
 struct NewNote {
@@ -74,10 +81,16 @@ impl ServerHandler for Notes {}
 async fn serve(path: &Path) {
     let db = rusqlite::Connection::open(path).unwrap();
     db.busy_timeout(Duration::from_secs(5)).unwrap();
-    let store = SqliteStore::open(path).unwrap();
+    let idempotency = match std::env::var(KEYS_VAR) {
+        Ok(url) => {
+            let pool = sqlx::PgPool::connect(&url).await.unwrap();
+            Idempotency::new(PostgresStore::new(pool).await.unwrap())
+        }
+        Err(_) => Idempotency::new(SqliteStore::open(path).unwrap()),
+    };
     let server = Notes {
         tool_router: envelope::rmcp::Router::new(Notes::tool_router())
-            .with_idempotency(Idempotency::new(store).require("add_note")),
+            .with_idempotency(idempotency.require("add_note")),
         db: Arc::new(Mutex::new(db)),
     };
     let running = server
@@ -87,9 +100,14 @@ async fn serve(path: &Path) {
     let _ = running.waiting().await;
 }
 
-/// A server process on `path`, and a client on its stdio.
-async fn start(path: &Path) -> (RunningService<RoleClient, ()>, Child) {
-    let mut child = Command::new(std::env::current_exe().unwrap())
+/// A server process on `path` (its keys in Postgres when `postgres` names
+/// a database), and a client on its stdio.
+async fn start(path: &Path, postgres: Option<&str>) -> (RunningService<RoleClient, ()>, Child) {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    if let Some(url) = postgres {
+        command.env(KEYS_VAR, url);
+    }
+    let mut child = command
         .env(DB_VAR, path)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -149,13 +167,20 @@ fn code(result: &CallToolResult) -> Option<String> {
         .map(|code| code.into_owned())
 }
 
-async fn the_client_hangs_up_mid_answer() {
+/// A key of this run's own (Postgres keeps keys between runs).
+fn key(name: &str) -> String {
+    format!("{name}-{}", uuid::Uuid::new_v4())
+}
+
+async fn the_client_hangs_up_mid_answer(postgres: Option<&str>) {
     let path = database("hangup");
-    let (client, mut server) = start(&path).await;
+    let k1 = key("k-1");
+    let (client, mut server) = start(&path, postgres).await;
     // The call goes out; the client hangs up before its answer.
     let call = tokio::spawn({
         let peer = client.peer().clone();
-        async move { peer.call_tool(add("milk", "k-1", 1500)).await }
+        let params = add("milk", &k1, 1500);
+        async move { peer.call_tool(params).await }
     });
     tokio::time::sleep(Duration::from_millis(500)).await;
     call.abort();
@@ -169,22 +194,26 @@ async fn the_client_hangs_up_mid_answer() {
     assert!(status.success(), "{status}");
     assert_eq!(rows(&path), 1);
     // A new server process: the repeat gets the stored answer.
-    let (client, _server) = start(&path).await;
-    let again = client.call_tool(add("milk", "k-1", 1500)).await.unwrap();
+    let (client, _server) = start(&path, postgres).await;
+    let again = client.call_tool(add("milk", &k1, 1500)).await.unwrap();
     assert_eq!(text(&again), "note 1");
     assert!(replayed(&again));
-    let reused = client.call_tool(add("eggs", "k-1", 0)).await.unwrap();
+    let reused = client.call_tool(add("eggs", &k1, 0)).await.unwrap();
     assert_eq!(code(&reused).as_deref(), Some("IDEMPOTENCY_KEY_REUSED"));
     assert_eq!(rows(&path), 1);
-    println!("ok: the client hangs up mid-answer; a restarted server replays");
+    println!(
+        "ok ({}): the client hangs up mid-answer; a restarted server replays",
+        store(postgres)
+    );
 }
 
-async fn two_servers_get_one_key_at_once() {
+async fn two_servers_get_one_key_at_once(postgres: Option<&str>) {
     let path = database("at_once");
-    let ((a, _a), (b, _b)) = (start(&path).await, start(&path).await);
+    let k2 = key("k-2");
+    let ((a, _a), (b, _b)) = (start(&path, postgres).await, start(&path, postgres).await);
     let (first, second) = tokio::join!(
-        a.call_tool(add("tea", "k-2", 500)),
-        b.call_tool(add("tea", "k-2", 500)),
+        a.call_tool(add("tea", &k2, 500)),
+        b.call_tool(add("tea", &k2, 500)),
     );
     let codes = [code(&first.unwrap()), code(&second.unwrap())];
     assert!(
@@ -192,7 +221,18 @@ async fn two_servers_get_one_key_at_once() {
         "{codes:?}"
     );
     assert_eq!(rows(&path), 1);
-    println!("ok: two server processes, one key at once: one write");
+    println!(
+        "ok ({}): two server processes, one key at once: one write",
+        store(postgres)
+    );
+}
+
+fn store(postgres: Option<&str>) -> &'static str {
+    if postgres.is_some() {
+        "Postgres keys"
+    } else {
+        "SQLite keys"
+    }
 }
 
 fn main() {
@@ -204,8 +244,14 @@ fn main() {
         runtime.block_on(serve(Path::new(&path)));
         return;
     }
+    let postgres = std::env::var(POSTGRES_VAR).ok();
     runtime.block_on(async {
-        the_client_hangs_up_mid_answer().await;
-        two_servers_get_one_key_at_once().await;
+        for postgres in [None, postgres.as_deref()]
+            .into_iter()
+            .collect::<std::collections::BTreeSet<_>>()
+        {
+            the_client_hangs_up_mid_answer(postgres).await;
+            two_servers_get_one_key_at_once(postgres).await;
+        }
     });
 }

@@ -1303,3 +1303,61 @@ async fn a_keyed_write_survives_its_client_hanging_up() {
         Some("true")
     );
 }
+
+/// The keys of an HTTP route in SQLite: a server started after the first
+/// request (a new router, a new store, the same file) answers its repeat
+/// with the stored response; the handler ran once.
+#[cfg(feature = "rusqlite")]
+#[tokio::test]
+async fn keyed_routes_with_sqlite_keys_replay_after_a_restart() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use axum::extract::State;
+    use axum::routing::post;
+    use envelope::axum::{Keys, RouterExt, keyed};
+    use envelope::idempotency::SqliteStore;
+
+    let dir = std::env::temp_dir().join(format!("envelope-http-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let keys = dir.join("keys.db");
+    let _ = std::fs::remove_file(&keys);
+    let writes = Arc::new(AtomicU32::new(0));
+    async fn write(State(writes): State<Arc<AtomicU32>>) -> String {
+        format!("write {}", writes.fetch_add(1, Ordering::SeqCst) + 1)
+    }
+    let serve = |writes: Arc<AtomicU32>| {
+        let app = Router::new()
+            .route(
+                "/writes",
+                post(write).route_layer(axum::middleware::from_fn_with_state(
+                    Keys::required(SqliteStore::open(&keys).unwrap()),
+                    keyed,
+                )),
+            )
+            .with_state(writes)
+            .answer_failures();
+        async move {
+            let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+                .await
+                .unwrap();
+            let address = listener.local_addr().unwrap();
+            let server = tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+            (address, server)
+        }
+    };
+    let headers = [("idempotency-key", "k-restart")];
+    let (first_server, task) = serve(writes.clone()).await;
+    let first = send(first_server, "POST", "/writes", &headers, "{}").await;
+    assert_eq!(first.body, "write 1");
+    task.abort();
+    let (second_server, _task) = serve(writes.clone()).await;
+    let again = send(second_server, "POST", "/writes", &headers, "{}").await;
+    assert_eq!(again.body, "write 1");
+    assert_eq!(
+        again.headers.get("idempotent-replayed").map(String::as_str),
+        Some("true")
+    );
+    assert_eq!(writes.load(Ordering::SeqCst), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
