@@ -16,12 +16,16 @@ use envelope::idempotency::{MemoryStore, SqliteStore, Store};
 use envelope::rmcp::Idempotency;
 use envelope::{Envelope, ErrorEnvelope};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, CallToolResult, MetaObject, RequestMetaObject};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
+
+#[path = "cases/keyed.rs"]
+mod keyed;
+
+use keyed::{code, replayed, text};
 
 #[derive(Debug, thiserror::Error, Envelope)]
 enum NotesError {
@@ -109,27 +113,8 @@ async fn connect(path: &Path, store: impl Store + 'static) -> RunningService<Rol
     ().serve(client_io).await.expect("the client connects")
 }
 
-fn add(arguments: Value, key: Option<&str>) -> CallToolRequestParams {
-    let mut params = CallToolRequestParams::new("add_note")
-        .with_arguments(arguments.as_object().cloned().unwrap());
-    if let Some(key) = key {
-        let mut meta = serde_json::Map::new();
-        meta.insert("idempotencyKey".into(), Value::from(key));
-        params.meta = Some(RequestMetaObject(MetaObject(meta)));
-    }
-    params
-}
-
-fn text(result: &CallToolResult) -> String {
-    result.content[0].as_text().unwrap().text.clone()
-}
-
-fn replayed(result: &CallToolResult) -> bool {
-    result
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.get("idempotentReplay"))
-        == Some(&Value::Bool(true))
+fn add(arguments: Value, key: Option<&str>) -> rmcp::model::CallToolRequestParams {
+    keyed::call("add_note", arguments, key)
 }
 
 #[tokio::test(start_paused = true)]
@@ -215,13 +200,6 @@ async fn a_restarted_server_still_replays() {
 async fn refusals_write_nothing() {
     let path = database("refusals");
     let client = connect(&path, MemoryStore::new()).await;
-    let code = |result: &CallToolResult| {
-        host::read_call_tool_result(result)
-            .unwrap()
-            .code
-            .clone()
-            .map(|code| code.into_owned())
-    };
     // No key: refused, saying how to send one.
     let missing = client
         .call_tool(add(json!({"text": "x"}), None))

@@ -15,17 +15,20 @@
 use std::time::Duration;
 
 use envelope::ErrorEnvelope;
-use envelope::host;
 use envelope::idempotency::PostgresStore;
 use envelope::rmcp::Idempotency;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, CallToolResult, MetaObject, RequestMetaObject};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use sqlx::PgPool;
+
+#[path = "cases/keyed.rs"]
+mod keyed;
+
+use keyed::{code, replayed, text};
 
 #[derive(Deserialize, JsonSchema)]
 struct NewNote {
@@ -108,26 +111,17 @@ async fn replica() -> RunningService<RoleClient, ()> {
     ().serve(client_io).await.expect("the client connects")
 }
 
-fn add(table: &str, text: &str, key: &str, answer_after_ms: u64) -> CallToolRequestParams {
-    let arguments = json!({"table": table, "text": text, "answer_after_ms": answer_after_ms});
-    let mut params = CallToolRequestParams::new("add_note")
-        .with_arguments(arguments.as_object().cloned().unwrap());
-    let mut meta = serde_json::Map::new();
-    meta.insert("idempotencyKey".into(), Value::from(key));
-    params.meta = Some(RequestMetaObject(MetaObject(meta)));
-    params
-}
-
-fn text(result: &CallToolResult) -> String {
-    result.content[0].as_text().unwrap().text.clone()
-}
-
-fn replayed(result: &CallToolResult) -> bool {
-    result
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.get("idempotentReplay"))
-        == Some(&Value::Bool(true))
+fn add(
+    table: &str,
+    text: &str,
+    key: &str,
+    answer_after_ms: u64,
+) -> rmcp::model::CallToolRequestParams {
+    keyed::call(
+        "add_note",
+        json!({"table": table, "text": text, "answer_after_ms": answer_after_ms}),
+        Some(key),
+    )
 }
 
 /// A key no other run of the tests used.
@@ -148,13 +142,7 @@ async fn a_repeat_on_another_replica_replays() {
     assert!(replayed(&again));
     // A key reused with other arguments, on either replica.
     let reused = b.call_tool(add(&table, "eggs", &key, 0)).await.unwrap();
-    assert_eq!(
-        host::read_call_tool_result(&reused)
-            .unwrap()
-            .code
-            .as_deref(),
-        Some("IDEMPOTENCY_KEY_REUSED")
-    );
+    assert_eq!(code(&reused).as_deref(), Some("IDEMPOTENCY_KEY_REUSED"));
     assert_eq!(rows(&table).await, 1);
 }
 
@@ -179,10 +167,7 @@ async fn one_key_at_two_replicas_at_once_writes_once() {
     } else {
         &second
     };
-    assert_eq!(
-        host::read_call_tool_result(busy).unwrap().code.as_deref(),
-        Some("IDEMPOTENCY_KEY_IN_USE")
-    );
+    assert_eq!(code(busy).as_deref(), Some("IDEMPOTENCY_KEY_IN_USE"));
     assert_eq!(rows(&table).await, 1);
 }
 

@@ -24,17 +24,20 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use envelope::ErrorEnvelope;
-use envelope::host;
 use envelope::idempotency::{PostgresStore, SqliteStore};
 use envelope::rmcp::Idempotency;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, CallToolResult, MetaObject, RequestMetaObject};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::process::{Child, Command};
+
+#[path = "cases/keyed.rs"]
+mod keyed;
+
+use keyed::{code, replayed, text};
 
 const DB_VAR: &str = "ENVELOPE_KEYED_SERVER_DB";
 /// Set (to the URL) for a server whose keys are in Postgres.
@@ -139,32 +142,12 @@ fn rows(path: &Path) -> i64 {
         .unwrap()
 }
 
-fn add(text: &str, key: &str, answer_after_ms: u64) -> CallToolRequestParams {
-    let arguments = json!({"text": text, "answer_after_ms": answer_after_ms});
-    let mut params = CallToolRequestParams::new("add_note")
-        .with_arguments(arguments.as_object().cloned().unwrap());
-    let mut meta = serde_json::Map::new();
-    meta.insert("idempotencyKey".into(), Value::from(key));
-    params.meta = Some(RequestMetaObject(MetaObject(meta)));
-    params
-}
-
-fn text(result: &CallToolResult) -> String {
-    result.content[0].as_text().unwrap().text.clone()
-}
-
-fn replayed(result: &CallToolResult) -> bool {
-    result
-        .meta
-        .as_ref()
-        .and_then(|meta| meta.get("idempotentReplay"))
-        == Some(&Value::Bool(true))
-}
-
-fn code(result: &CallToolResult) -> Option<String> {
-    host::read_call_tool_result(result)
-        .and_then(|envelope| envelope.code.clone())
-        .map(|code| code.into_owned())
+fn add(text: &str, key: &str, answer_after_ms: u64) -> rmcp::model::CallToolRequestParams {
+    keyed::call(
+        "add_note",
+        json!({"text": text, "answer_after_ms": answer_after_ms}),
+        Some(key),
+    )
 }
 
 /// A key of this run's own (Postgres keeps keys between runs).

@@ -259,6 +259,21 @@ impl std::error::Error for StoreError {
     }
 }
 
+/// `wait` in whole milliseconds, saturating: a store's column of times.
+#[allow(dead_code)] // the stores of features `rusqlite` and `postgres`
+fn millis(wait: std::time::Duration) -> i64 {
+    i64::try_from(wait.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Now, in Unix epoch milliseconds (0 before 1970): the clock of the
+/// stores that outlive a process.
+#[allow(dead_code)] // the stores of features `rusqlite` and `postgres`
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, millis)
+}
+
 /// The future a [`Store`] method returns.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 

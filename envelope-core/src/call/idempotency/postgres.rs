@@ -1,14 +1,29 @@
 //! [`PostgresStore`]: keyed calls remembered in a Postgres table (feature
 //! `postgres`), shared by every replica of a server.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use sqlx_core::query::query;
 use sqlx_core::query_as::query_as;
 use sqlx_core::raw_sql::raw_sql;
 use sqlx_postgres::{PgPool, Postgres};
 
-use super::{Claim, Key, Scope, Store, StoreError, StoreFuture};
+/// The statements of [`POSTGRES_SCHEMA`], as a literal for `concat!`.
+macro_rules! schema {
+    () => {
+        "CREATE TABLE IF NOT EXISTS envelope_idempotency (
+    scope TEXT NOT NULL,
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    answer TEXT,
+    expires_at_ms BIGINT NOT NULL,
+    PRIMARY KEY (scope, key)
+);
+CREATE INDEX IF NOT EXISTS envelope_idempotency_expiry ON envelope_idempotency (expires_at_ms);"
+    };
+}
+
+use super::{Claim, Key, Scope, Store, StoreError, StoreFuture, millis, now_ms};
 
 /// The table, created by [`PostgresStore::new`] when it is missing (or by
 /// a migration of yours, with the same columns):
@@ -25,28 +40,14 @@ use super::{Claim, Key, Scope, Store, StoreError, StoreFuture};
 /// CREATE INDEX IF NOT EXISTS envelope_idempotency_expiry
 ///     ON envelope_idempotency (expires_at_ms);
 /// ```
-pub const POSTGRES_SCHEMA: &str = "CREATE TABLE IF NOT EXISTS envelope_idempotency (
-    scope TEXT NOT NULL,
-    key TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    answer TEXT,
-    expires_at_ms BIGINT NOT NULL,
-    PRIMARY KEY (scope, key)
-);
-CREATE INDEX IF NOT EXISTS envelope_idempotency_expiry ON envelope_idempotency (expires_at_ms);";
+pub const POSTGRES_SCHEMA: &str = schema!();
 
 /// [`POSTGRES_SCHEMA`] after the advisory lock of this store's schema
 /// (the key `0x656e76656c6f7065`, "envelope" in ASCII).
-const SCHEMA_UNDER_LOCK: &str = "SELECT pg_advisory_xact_lock(7308909423251910757);
-CREATE TABLE IF NOT EXISTS envelope_idempotency (
-    scope TEXT NOT NULL,
-    key TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    answer TEXT,
-    expires_at_ms BIGINT NOT NULL,
-    PRIMARY KEY (scope, key)
+const SCHEMA_UNDER_LOCK: &str = concat!(
+    "SELECT pg_advisory_xact_lock(7308909423251910757);\n",
+    schema!()
 );
-CREATE INDEX IF NOT EXISTS envelope_idempotency_expiry ON envelope_idempotency (expires_at_ms);";
 
 /// A [`Store`] in a Postgres database (feature `postgres`), for a server
 /// of several replicas behind a load balancer: a repeat that reaches
@@ -187,18 +188,6 @@ impl PostgresStore {
             .map_err(StoreError::new)?;
         Ok(())
     }
-}
-
-/// `wait` in whole milliseconds, saturating.
-fn millis(wait: Duration) -> i64 {
-    i64::try_from(wait.as_millis()).unwrap_or(i64::MAX)
-}
-
-/// Now, in Unix epoch milliseconds.
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, millis)
 }
 
 impl Store for PostgresStore {

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use super::{Claim, Key, Scope, Store, StoreError, StoreFuture};
+use super::{Claim, Key, Scope, Store, StoreError, StoreFuture, millis, now_ms};
 
 /// The table, created by [`SqliteStore::new`] when it is missing:
 ///
@@ -170,18 +170,6 @@ impl SqliteStore {
             .map_err(StoreError::new)?;
         Ok(())
     }
-}
-
-/// `wait` in whole milliseconds, saturating.
-fn millis(wait: Duration) -> i64 {
-    i64::try_from(wait.as_millis()).unwrap_or(i64::MAX)
-}
-
-/// Now, in Unix epoch milliseconds.
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, millis)
 }
 
 impl Store for SqliteStore {
