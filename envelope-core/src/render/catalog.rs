@@ -24,7 +24,7 @@ const NONE: &str = "—";
 /// | owner | `caller`, `server` or `user` ([`Owner`](crate::Owner)) |
 /// | category | the [`UserErrorCategory`](crate::UserErrorCategory) wire name, in backticks |
 /// | effect | what a failure changed: `nothing`, `unknown` or `partial` ([`Effect`](crate::Effect)) |
-/// | retryable | `yes` or `no`: whether the variant's envelopes say `retryable`, by the same retry rule (see [`VariantSpec::retryable`]) |
+/// | retryable | `yes` or `no`: whether the variant's envelopes say `retryable`, by the same retry rule (see [`VariantSpec::retryable`]), for a call that declares nothing; a failure of a read-only, idempotent or keyed call ([`CallBehaviour`](crate::CallBehaviour): one that carries an idempotency key its server stores) is retryable whatever its effect, when its class's failures may pass |
 /// | suggested tool | the static tool, in backticks |
 /// | message template | the `message` template as written (`{field}` kept), or `(Display)` when the message is the error's `Display` text |
 ///
