@@ -2,12 +2,12 @@
 # Starts a throwaway Postgres cluster for tests/exactly_once_postgres.rs
 # and prints its URL: the distribution's server (installed from apt when
 # missing), a cluster in target/postgres owned by the `postgres` user,
-# listening on 127.0.0.1:54329 with trust authentication. Run again, it
+# listening on 127.0.0.1 with trust authentication, on the first free port
+# from 54329. Run again, it
 # starts a new one; `--stop` stops it and removes it. Used by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PORT=54329
 DATA="$PWD/target/postgres"
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 if [ "${1:-}" != "--stop" ] && { [ -z "$bin" ] || [ ! -x "$bin/initdb" ]; }; then
@@ -22,6 +22,11 @@ rm -rf "$DATA"
 if [ "${1:-}" = "--stop" ]; then
     exit 0
 fi
+# The first port nothing listens on (a connection attempt fails).
+PORT=54329
+while (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do
+    PORT=$((PORT + 1))
+done
 mkdir -p "$DATA"
 chown postgres "$DATA"
 as_postgres "$bin/initdb" -D "$DATA" -U postgres --auth=trust >/dev/null
