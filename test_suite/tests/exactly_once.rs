@@ -14,8 +14,9 @@ use std::time::Duration;
 use envelope::host::{self, NextMove, Retries, RetryPolicy};
 use envelope::idempotency::{MemoryStore, SqliteStore, Store};
 use envelope::rmcp::Idempotency;
-use envelope::{Envelope, ErrorEnvelope};
+use envelope::{Envelope, ErrorClass, ErrorEnvelope};
 use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::CallToolResult;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
@@ -43,6 +44,9 @@ struct NewNote {
     /// Refuse the first call as busy, before writing.
     #[serde(default)]
     busy_once: bool,
+    /// Fail after the write: an internal error (effect unknown).
+    #[serde(default)]
+    fail_after_write: bool,
 }
 
 #[derive(Clone)]
@@ -71,7 +75,30 @@ impl Notes {
         };
         // The write committed; the answer takes this long to leave.
         tokio::time::sleep(Duration::from_millis(note.answer_after_ms)).await;
+        if note.fail_after_write {
+            return Err(ErrorEnvelope::new(
+                ErrorClass::Internal,
+                "the index update failed",
+            ));
+        }
         Ok(format!("note {id}"))
+    }
+
+    /// Adds a note, then fails with a JSON-RPC error of its own.
+    #[tool]
+    async fn add_note_then_error(
+        &self,
+        Parameters(note): Parameters<NewNote>,
+    ) -> Result<String, rmcp::ErrorData> {
+        self.db
+            .lock()
+            .unwrap()
+            .execute("INSERT INTO notes (text) VALUES (?1)", [&note.text])
+            .unwrap();
+        Err(rmcp::ErrorData::internal_error(
+            "the notes index is broken",
+            None,
+        ))
     }
 }
 
@@ -102,7 +129,12 @@ async fn connect(path: &Path, store: impl Store + 'static) -> RunningService<Rol
     let (client_io, server_io) = tokio::io::duplex(64 * 1024);
     let server = Notes {
         tool_router: envelope::rmcp::Router::new(Notes::tool_router())
-            .with_idempotency(Idempotency::new(store).require("add_note")),
+            .with_tool_failure_meta(true)
+            .with_idempotency(
+                Idempotency::new(store)
+                    .require("add_note")
+                    .require("add_note_then_error"),
+            ),
         db: Arc::new(Mutex::new(rusqlite::Connection::open(path).unwrap())),
         refused: Arc::default(),
     };
@@ -261,4 +293,66 @@ async fn a_failure_that_changed_nothing_frees_its_key() {
     assert!(!replayed(&result));
     assert_eq!(retries.repeats(), 1);
     assert_eq!(rows(&path), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn what_a_first_call_left_is_what_its_repeats_get() {
+    let path = database("left");
+    let client = connect(&path, SqliteStore::open(&path).unwrap()).await;
+    // A JSON-RPC error after the write: stored, not run again.
+    for _ in 0..2 {
+        let error = client
+            .call_tool(keyed::call(
+                "add_note_then_error",
+                json!({"text": "a"}),
+                Some("k-e"),
+            ))
+            .await
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("the notes index is broken"),
+            "{error}"
+        );
+    }
+    assert_eq!(rows(&path), 1);
+    // A failure that may have run: the replay keeps the SEP-3313 object.
+    let arguments = json!({"text": "b", "fail_after_write": true});
+    let first = client
+        .call_tool(add(arguments.clone(), Some("k-f")))
+        .await
+        .unwrap();
+    let again = client.call_tool(add(arguments, Some("k-f"))).await.unwrap();
+    assert!(replayed(&again));
+    let failure = |result: &CallToolResult| {
+        result
+            .meta
+            .as_ref()
+            .unwrap()
+            .get("io.modelcontextprotocol/toolFailure")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(failure(&again)["code"], failure(&first)["code"]);
+    assert_eq!(failure(&again)["class"], json!("reliability"));
+    assert_eq!(rows(&path), 2);
+    // A stored answer that cannot be read: not run again, effect unknown.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute("UPDATE envelope_idempotency SET answer = 'not json'", [])
+        .unwrap();
+    let unreadable = client
+        .call_tool(add(
+            json!({"text": "b", "fail_after_write": true}),
+            Some("k-f"),
+        ))
+        .await
+        .unwrap();
+    let envelope = host::read_call_tool_result(&unreadable).unwrap();
+    assert_eq!(
+        envelope.code.as_deref(),
+        Some("IDEMPOTENCY_ANSWER_UNREADABLE")
+    );
+    assert_eq!(envelope.effect, envelope::Effect::Unknown);
+    assert!(!envelope.retryable);
+    assert_eq!(rows(&path), 2);
 }

@@ -1361,3 +1361,88 @@ async fn keyed_routes_with_sqlite_keys_replay_after_a_restart() {
     assert_eq!(writes.load(Ordering::SeqCst), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// What a keyed route's answer may be: bytes, a body too large to keep, a
+/// panic; and a key sent to another resource or with other bytes.
+#[tokio::test]
+async fn keyed_routes_keep_or_refuse_what_they_cannot_replay() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use axum::extract::State;
+    use axum::routing::post;
+    use envelope::axum::{Keys, RouterExt, keyed};
+    use envelope::idempotency::MemoryStore;
+
+    let runs = Arc::new(AtomicU32::new(0));
+    async fn bytes(State(runs): State<Arc<AtomicU32>>) -> Vec<u8> {
+        let n = runs.fetch_add(1, Ordering::SeqCst) + 1;
+        vec![0xff, 0xfe, u8::try_from(n).unwrap()]
+    }
+    async fn big(State(runs): State<Arc<AtomicU32>>) -> String {
+        runs.fetch_add(1, Ordering::SeqCst);
+        "x".repeat(3 * 1024 * 1024)
+    }
+    async fn panics(State(runs): State<Arc<AtomicU32>>) -> String {
+        runs.fetch_add(1, Ordering::SeqCst);
+        panic!("the handler's bug")
+    }
+    let layer = || axum::middleware::from_fn_with_state(Keys::required(MemoryStore::new()), keyed);
+    let app = Router::new()
+        .route("/bytes/{n}", post(bytes).route_layer(layer()))
+        .route("/big", post(big).route_layer(layer()))
+        .route("/panics", post(panics).route_layer(layer()))
+        .with_state(runs.clone())
+        .answer_failures();
+    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .await
+        .unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let key = |key: &'static str| [("idempotency-key", key)];
+    // A body that is not UTF-8, answered twice: stored as it was.
+    let raw = |path: &'static str, key: &'static str, body: &'static [u8]| async move {
+        let stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .unwrap();
+        tokio::spawn(connection);
+        let request = Request::builder()
+            .method("POST")
+            .uri(path)
+            .header("host", address.to_string())
+            .header("idempotency-key", key)
+            .body(Full::new(Bytes::from_static(body)))
+            .unwrap();
+        let response = sender.send_request(request).await.unwrap();
+        let (parts, body) = response.into_parts();
+        (parts, body.collect().await.unwrap().to_bytes())
+    };
+    let (first, body) = raw("/bytes/1", "b-1", b"\xff").await;
+    assert_eq!(first.status, StatusCode::OK);
+    assert_eq!(body.as_ref(), [0xff, 0xfe, 1]);
+    let (again, body) = raw("/bytes/1", "b-1", b"\xff").await;
+    assert_eq!(body.as_ref(), [0xff, 0xfe, 1]);
+    assert_eq!(again.headers["idempotent-replayed"], "true");
+    // Other bytes, or another resource, with the key: refused.
+    let (other, _) = raw("/bytes/1", "b-1", b"\xfe").await;
+    assert_eq!(other.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let (elsewhere, _) = raw("/bytes/2", "b-1", b"\xff").await;
+    assert_eq!(elsewhere.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    // Too large to keep: sent whole, and not run again.
+    let first = send(address, "POST", "/big", &key("g-1"), "").await;
+    assert_eq!(first.body.len(), 3 * 1024 * 1024);
+    let again = send(address, "POST", "/big", &key("g-1"), "").await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert_eq!(again.json()["code"], json!("IDEMPOTENCY_ANSWER_NOT_KEPT"));
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    // A panic: problem details, then and on the repeat; run once.
+    let first = send(address, "POST", "/panics", &key("p-1"), "").await;
+    assert_eq!(first.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(first.json()["code"], json!("IDEMPOTENCY_HANDLER_FAILED"));
+    let again = send(address, "POST", "/panics", &key("p-1"), "").await;
+    assert_eq!(again.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(again.json()["code"], json!("IDEMPOTENCY_HANDLER_FAILED"));
+    assert_eq!(runs.load(Ordering::SeqCst), 3);
+}

@@ -25,6 +25,10 @@
 //! | no key to a tool that requires one | `INVALID_ARGUMENTS`, code `IDEMPOTENCY_KEY_REQUIRED`, saying how to send it |
 //! | a key that is not 1 to [`MAX_KEY_CHARS`] visible ASCII characters | `INVALID_ARGUMENTS`, code `IDEMPOTENCY_KEY_INVALID` |
 //! | the store fails | `TRANSIENT`, code `IDEMPOTENCY_STORE_FAILED`, effect nothing: the call did not run |
+//! | the first call ran, its stored answer cannot be read | `INTERNAL`, code `IDEMPOTENCY_ANSWER_UNREADABLE`, effect unknown |
+//! | the first call failed with a JSON-RPC error (MCP) | that error again; a `-32602` (arguments rmcp could not read: the tool never ran) frees the key |
+//! | the first HTTP response was streamed or larger than [`MAX_KEYED_BODY`](crate::axum::MAX_KEYED_BODY) (sent whole) | `409`, code `IDEMPOTENCY_ANSWER_NOT_KEPT`: it ran once |
+//! | the first HTTP handler panicked | `500`, code `IDEMPOTENCY_HANDLER_FAILED`, effect unknown, then and on every repeat |
 //!
 //! A keyed call's failure that may have taken effect is retryable with the
 //! same key ([`CallBehaviour::keyed`](crate::CallBehaviour::keyed)): the
@@ -361,6 +365,42 @@ pub fn key_reused() -> ErrorEnvelope {
     )
     .with_code("IDEMPOTENCY_KEY_REUSED")
     .with_next_step("use a new key for a new call; repeat a call only with its own arguments")
+}
+
+/// The answer to a repeat whose first call ran but whose stored answer
+/// cannot be read back (a store edited by hand, a format of another
+/// version): the call is not run again, and what it did is unknown.
+#[must_use]
+pub fn answer_unreadable() -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::Internal,
+        "the call with this idempotency key ran, but its stored answer cannot be read",
+    )
+    .with_code("IDEMPOTENCY_ANSWER_UNREADABLE")
+}
+
+/// The stored answer of a first call whose answer could not be kept (an
+/// HTTP response streamed, or larger than a store keeps): it ran, and its
+/// repeats are not run again.
+#[must_use]
+pub fn answer_not_kept() -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::Conflict,
+        "the request with this idempotency key ran once; its answer was too large or streamed to keep",
+    )
+    .with_code("IDEMPOTENCY_ANSWER_NOT_KEPT")
+    .with_next_step("read the result of the first request instead of repeating it")
+}
+
+/// The stored answer of a first call whose handler panicked: what it did
+/// is unknown, and it is not run again.
+#[must_use]
+pub fn handler_panicked() -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::Internal,
+        "the server failed while it handled the request with this idempotency key",
+    )
+    .with_code("IDEMPOTENCY_HANDLER_FAILED")
 }
 
 /// The answer when the store fails before the call runs.

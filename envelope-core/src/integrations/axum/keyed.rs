@@ -25,7 +25,9 @@ pub const IDEMPOTENT_REPLAYED: HeaderName = HeaderName::from_static("idempotent-
 
 /// How many bytes of a keyed request's body, and of its response's, the
 /// middleware reads (axum's own default body limit): a larger request is
-/// refused with `413`, a larger response is sent but not stored.
+/// refused with `413`; a larger response, or one streamed (its length not
+/// known), is sent as it is, and the key's repeats get `409`
+/// `IDEMPOTENCY_ANSWER_NOT_KEPT`.
 pub const MAX_KEYED_BODY: usize = 2 * 1024 * 1024;
 
 /// Who made a request, for the scope of its key.
@@ -144,21 +146,26 @@ pub async fn keyed(State(keys): State<Keys>, request: Request, next: Next) -> Re
         .map_or("(no route)", MatchedPath::as_str);
     let principal = keys.principal.as_ref().and_then(|principal| principal(&parts));
     let scope = Scope::new(principal, format!("{} {route}", parts.method));
-    let fingerprint = fingerprint(parts.uri.query(), &bytes);
+    let fingerprint = fingerprint(parts.uri.path(), parts.uri.query(), &bytes);
     let response = match keys.store.claim(&scope, &key, &fingerprint).await {
         Ok(Claim::Run) => {
             // On a task of its own: a client that hangs up mid-answer
             // (hyper then drops this future) does not cut the handler
             // short, so its response is still stored for the repeat.
             let request = Request::from_parts(parts, Body::from(bytes));
+            let (keys_again, scope_again, key_again) = (keys.clone(), scope.clone(), key.clone());
             let run = tokio::spawn(async move {
                 let response = next.run(request).await;
                 settle(&keys, &scope, &key, response).await
             });
             match run.await {
                 Ok(response) => response,
-                // The handler panicked: its key stays held for the lease.
-                Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+                // The handler panicked, maybe after its write: that answer
+                // is the key's, now and for every repeat.
+                Err(_) => {
+                    let response = idempotency::handler_panicked().into_response();
+                    settle(&keys_again, &scope_again, &key_again, response).await
+                }
             }
         }
         Ok(Claim::Running) => idempotency::key_in_use().into_response(),
@@ -168,7 +175,7 @@ pub async fn keyed(State(keys): State<Keys>, request: Request, next: Next) -> Re
         }
         Ok(Claim::Done(stored)) => match replay(&stored) {
             Some(response) => response,
-            None => idempotency::store_failed().into_response(),
+            None => idempotency::answer_unreadable().into_response(),
         },
         Err(_) => idempotency::store_failed().into_response(),
     };
@@ -187,63 +194,112 @@ fn unquoted(value: &str) -> &str {
         .unwrap_or(value)
 }
 
-/// The fingerprint of a request: its query and its body (canonical JSON
-/// when the body is JSON, else the body as it is).
-fn fingerprint(query: Option<&str>, body: &Bytes) -> String {
+/// The fingerprint of a request: its path (the route's parameters: a key
+/// sent to another resource is another call), its query and its body
+/// (canonical JSON when the body is JSON, its bytes in hex otherwise).
+fn fingerprint(path: &str, query: Option<&str>, body: &Bytes) -> String {
     let body = match serde_json::from_slice::<Value>(body) {
         Ok(json) => idempotency::fingerprint(&json),
-        Err(_) => String::from_utf8_lossy(body).into_owned(),
+        Err(_) => format!("hex:{}", hex(body)),
     };
     Value::Array(vec![
+        Value::from(path),
         Value::from(query.unwrap_or_default()),
         Value::from(body),
     ])
     .to_string()
 }
 
-/// Stores `response` for the key's repeats (unless it is a failure that
-/// changed nothing, which frees the key, or a body too large to keep),
-/// and returns it.
+/// `bytes` as lowercase hex digits.
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, byte| {
+        let _ = write!(out, "{byte:02x}");
+        out
+    })
+}
+
+/// `hex`'s bytes, if it is hex digits.
+fn unhex(hex: &str) -> Option<Vec<u8>> {
+    if !hex.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|at| u8::from_str_radix(hex.get(at..at + 2)?, 16).ok())
+        .collect()
+}
+
+/// Stores `response` for the key's repeats, and returns it: its status,
+/// `Content-Type`, `Location` and body (as text, or as hex when it is not
+/// UTF-8). A failure that changed nothing frees the key instead. A body
+/// that may be larger than [`MAX_KEYED_BODY`] (a stream, whose length is
+/// not known, or a long one) is sent as it is, and the key's repeats get
+/// `409` `IDEMPOTENCY_ANSWER_NOT_KEPT`: it ran once.
 async fn settle(keys: &Keys, scope: &Scope, key: &Key, response: Response) -> Response {
+    use http_body::Body as _;
     let (parts, body) = response.into_parts();
     let changed_nothing = parts.status.as_u16() >= 400
         && parts
             .extensions
             .get::<Failure>()
             .is_some_and(|failure| failure.envelope.effect == Effect::Nothing);
-    let bytes = match axum::body::to_bytes(body, MAX_KEYED_BODY).await {
-        Ok(bytes) => bytes,
-        // A body that fails to stream has already failed the client.
-        Err(_) => {
-            let _ = keys.store.release(scope, key).await;
-            return Response::from_parts(parts, Body::empty());
-        }
+    if changed_nothing {
+        let _ = keys.store.release(scope, key).await;
+        return Response::from_parts(parts, body);
+    }
+    let fits = body
+        .size_hint()
+        .upper()
+        .is_some_and(|upper| upper <= MAX_KEYED_BODY as u64);
+    if !fits {
+        let _ = keys.store.finish(scope, key, &stored_not_kept()).await;
+        return Response::from_parts(parts, body);
+    }
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_KEYED_BODY).await else {
+        // A body that failed while it was read has failed the client too.
+        let _ = keys.store.release(scope, key).await;
+        return Response::from_parts(parts, Body::empty());
     };
-    let stored = (!changed_nothing)
-        .then(|| std::str::from_utf8(&bytes).ok())
-        .flatten()
-        .map(|text| {
-            let mut headers = Map::new();
-            for name in [CONTENT_TYPE, LOCATION] {
-                if let Some(value) = parts.headers.get(&name).and_then(|value| value.to_str().ok()) {
-                    headers.insert(name.as_str().to_owned(), Value::from(value));
-                }
-            }
-            serde_json::json!({"status": parts.status.as_u16(), "headers": headers, "body": text})
-                .to_string()
-        });
-    let _ = match stored {
-        Some(answer) => keys.store.finish(scope, key, &answer).await,
-        None => keys.store.release(scope, key).await,
-    };
+    let _ = keys.store.finish(scope, key, &stored(&parts, &bytes)).await;
     Response::from_parts(parts, Body::from(bytes))
+}
+
+/// A response as the store keeps it: `{"status", "headers", "body"}`, or
+/// `"body_hex"` for a body that is not UTF-8.
+fn stored(parts: &http::response::Parts, bytes: &[u8]) -> String {
+    let mut headers = Map::new();
+    for name in [CONTENT_TYPE, LOCATION] {
+        if let Some(value) = parts.headers.get(&name).and_then(|value| value.to_str().ok()) {
+            headers.insert(name.as_str().to_owned(), Value::from(value));
+        }
+    }
+    let mut stored = serde_json::json!({"status": parts.status.as_u16(), "headers": headers});
+    match std::str::from_utf8(bytes) {
+        Ok(text) => stored["body"] = Value::from(text),
+        Err(_) => stored["body_hex"] = Value::from(hex(bytes)),
+    }
+    stored.to_string()
+}
+
+/// The stored answer of a response that could not be kept: the problem
+/// details of [`idempotency::answer_not_kept`].
+fn stored_not_kept() -> String {
+    let envelope = idempotency::answer_not_kept();
+    let status = crate::render::problem::status_of(envelope.error_class);
+    let (parts, problem) = crate::render::problem::response_with_status(&envelope, status).into_parts();
+    stored(&parts, problem.as_ref())
 }
 
 /// The stored response, as it was, with `Idempotent-Replayed: true`.
 fn replay(stored: &str) -> Option<Response> {
     let stored: Value = serde_json::from_str(stored).ok()?;
     let status = StatusCode::from_u16(u16::try_from(stored.get("status")?.as_u64()?).ok()?).ok()?;
-    let mut response = Response::new(Body::from(stored.get("body")?.as_str()?.to_owned()));
+    let body = match stored.get("body_hex").and_then(Value::as_str) {
+        Some(hex) => Body::from(unhex(hex)?),
+        None => Body::from(stored.get("body")?.as_str()?.to_owned()),
+    };
+    let mut response = Response::new(body);
     *response.status_mut() = status;
     for (name, value) in stored.get("headers")?.as_object()? {
         if let (Ok(name), Some(Ok(value))) = (

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-use ::rmcp::model::{CallToolResponse, CallToolResult, MetaObject, Tool};
+use ::rmcp::ErrorData;
+use ::rmcp::model::{CallToolResponse, CallToolResult, ErrorCode, MetaObject, Tool};
 use ::rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
@@ -107,8 +108,9 @@ pub(super) enum Keyed {
     Unkeyed,
     /// Answer the call with this failure; it does not run.
     Refuse(ErrorEnvelope),
-    /// Answer with the stored result of the key's first call.
-    Replay(CallToolResult),
+    /// Answer with the stored answer of the key's first call: a result, or
+    /// the JSON-RPC error it failed with.
+    Replay(Result<CallToolResult, ErrorData>),
     /// Run the call, keyed, and then [`Keyed::settle`] it.
     Run { scope: Scope, key: Key },
 }
@@ -140,15 +142,16 @@ impl Idempotency {
             Ok(Claim::Run) => Keyed::Run { scope, key },
             Ok(Claim::Running) => Keyed::Refuse(idempotency::key_in_use()),
             Ok(Claim::Mismatch) => Keyed::Refuse(idempotency::key_reused()),
-            Ok(Claim::Done(answer)) => match serde_json::from_str::<CallToolResult>(&answer) {
-                Ok(mut result) => {
+            Ok(Claim::Done(answer)) => match serde_json::from_str::<Stored>(&answer) {
+                Ok(Stored::Result(mut result)) => {
                     result
                         .meta
                         .get_or_insert_with(MetaObject::default)
                         .insert(String::from(idempotency::REPLAY_META_KEY), Value::Bool(true));
-                    Keyed::Replay(result)
+                    Keyed::Replay(Ok(result))
                 }
-                Err(_) => Keyed::Refuse(idempotency::store_failed()),
+                Ok(Stored::Error { jsonrpc_error }) => Keyed::Replay(Err(jsonrpc_error)),
+                Err(_) => Keyed::Refuse(idempotency::answer_unreadable()),
             },
             Err(_) => Keyed::Refuse(idempotency::store_failed()),
         }
@@ -157,12 +160,23 @@ impl Idempotency {
     /// Records the outcome of the keyed call that ran: a result is stored
     /// for the key's repeats, unless it is a failure that changed nothing
     /// (effect `nothing`), which frees the key; a response that is not a
-    /// result (a task, a request for input) frees it too.
-    pub(super) async fn settle(&self, scope: &Scope, key: &Key, response: &CallToolResponse) {
+    /// result (a task, a request for input) frees it too. A JSON-RPC error
+    /// is stored, but for `-32602` (invalid params: rmcp could not read the
+    /// arguments, so the tool never ran), which frees the key.
+    pub(super) async fn settle(
+        &self,
+        scope: &Scope,
+        key: &Key,
+        response: &Result<CallToolResponse, ErrorData>,
+    ) {
         let stored = match response {
-            CallToolResponse::Complete(result) if !changed_nothing(result) => {
-                serde_json::to_string(result).ok()
+            Ok(CallToolResponse::Complete(result)) if !changed_nothing(result) => {
+                serde_json::to_string(&Stored::Result(result.clone())).ok()
             }
+            Err(error) if error.code != ErrorCode::INVALID_PARAMS => serde_json::to_string(&Stored::Error {
+                jsonrpc_error: error.clone(),
+            })
+            .ok(),
             _ => None,
         };
         // A store that fails now cannot change the answer, which is the
@@ -174,12 +188,13 @@ impl Idempotency {
     }
 }
 
-impl Idempotency {
-    /// Frees the key of a call that did not run as a tool (rmcp answered a
-    /// protocol error: arguments that do not deserialize, say).
-    pub(super) async fn release(&self, scope: &Scope, key: &Key) {
-        let _ = self.store.release(scope, key).await;
-    }
+/// A keyed call's answer as a store keeps it: the result, or the JSON-RPC
+/// error (`{"jsonrpc_error": ...}`).
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+enum Stored {
+    Error { jsonrpc_error: ErrorData },
+    Result(CallToolResult),
 }
 
 /// Whether `result` is a failure whose envelope says it changed nothing.

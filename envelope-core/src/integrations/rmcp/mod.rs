@@ -360,7 +360,9 @@ impl<S: Send + Sync + 'static> Router<S> {
             keyed::Keyed::Run { scope, key } => {
                 (call.with_behaviour(behaviour.keyed_if(true)), Some((scope, key)))
             }
-            keyed::Keyed::Replay(result) => return Ok(result.into()),
+            keyed::Keyed::Replay(Ok(result)) if meta => return Ok(with_failure_meta(result).into()),
+            keyed::Keyed::Replay(Ok(result)) => return Ok(result.into()),
+            keyed::Keyed::Replay(Err(error)) => return Err(error),
             keyed::Keyed::Refuse(refused) => {
                 let envelope = call.with_behaviour(behaviour).fail(refused);
                 let mut result = text_result(&envelope);
@@ -372,11 +374,7 @@ impl<S: Send + Sync + 'static> Router<S> {
         };
         let response = CALL.scope(call, self.tools.call(context)).await;
         if let (Some((scope, key)), Some(idempotency)) = (&key, &self.idempotency) {
-            match &response {
-                Ok(response) => idempotency.settle(scope, key, response).await,
-                // A protocol error: the call did not run as a tool.
-                Err(_) => idempotency.release(scope, key).await,
-            }
+            idempotency.settle(scope, key, &response).await;
         }
         Ok(match response? {
             CallToolResponse::Complete(result) if meta => with_failure_meta(result).into(),
