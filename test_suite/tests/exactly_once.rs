@@ -7,7 +7,7 @@
 //! frees its key. The server runs in this process over an in-memory pipe,
 //! with a paused clock.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -25,6 +25,10 @@ use serde_json::{Value, json};
 
 #[path = "cases/keyed.rs"]
 mod keyed;
+#[path = "cases/notes_db.rs"]
+mod notes_db;
+
+use notes_db::{database, rows};
 
 use keyed::{code, replayed, text};
 
@@ -104,25 +108,6 @@ impl Notes {
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Notes {}
-
-/// A database file of its own for each test, emptied.
-fn database(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("envelope-exactly-once-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.db"));
-    let _ = std::fs::remove_file(&path);
-    let db = rusqlite::Connection::open(&path).unwrap();
-    db.execute_batch("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
-        .unwrap();
-    path
-}
-
-fn rows(path: &Path) -> i64 {
-    rusqlite::Connection::open(path)
-        .unwrap()
-        .query_row("SELECT count(*) FROM notes", [], |row| row.get(0))
-        .unwrap()
-}
 
 /// A client connected to a fresh server on `path`, its keys in `store`.
 async fn connect(path: &Path, store: impl Store + 'static) -> RunningService<RoleClient, ()> {

@@ -18,7 +18,7 @@
 //! protocol on stdout): the binary is also the server, when
 //! `ENVELOPE_KEYED_SERVER_DB` names its database.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -36,6 +36,10 @@ use tokio::process::{Child, Command};
 
 #[path = "cases/keyed.rs"]
 mod keyed;
+#[path = "cases/notes_db.rs"]
+mod notes_db;
+
+use notes_db::{database, rows};
 
 use keyed::{code, replayed, text};
 
@@ -121,25 +125,6 @@ async fn start(path: &Path, postgres: Option<&str>) -> (RunningService<RoleClien
     let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
     let client = ().serve(transport).await.expect("the server answers");
     (client, child)
-}
-
-fn database(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("envelope-stdio-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.db"));
-    let _ = std::fs::remove_file(&path);
-    rusqlite::Connection::open(&path)
-        .unwrap()
-        .execute_batch("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
-        .unwrap();
-    path
-}
-
-fn rows(path: &Path) -> i64 {
-    rusqlite::Connection::open(path)
-        .unwrap()
-        .query_row("SELECT count(*) FROM notes", [], |row| row.get(0))
-        .unwrap()
 }
 
 fn add(text: &str, key: &str, answer_after_ms: u64) -> rmcp::model::CallToolRequestParams {

@@ -70,15 +70,12 @@ fn cut_in_place(text: &mut String, max: usize) {
 pub(super) fn shallow(value: &Value) -> bool {
     let mut stack: Vec<(&Value, usize)> = vec![(value, 1)];
     while let Some((value, depth)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match value {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
-        if depth > MAX_DEPTH {
-            return false;
+        match value {
+            Value::Array(_) | Value::Object(_) if depth > MAX_DEPTH => return false,
+            Value::Array(items) => stack.extend(items.iter().map(|child| (child, depth + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|child| (child, depth + 1))),
+            _ => {}
         }
-        stack.extend(children.map(|child| (child, depth + 1)));
     }
     true
 }

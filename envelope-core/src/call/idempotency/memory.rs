@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::{Claim, Key, Scope, Store, StoreError, StoreFuture};
+use super::{Claim, DEFAULT_LEASE, DEFAULT_TTL, Key, Scope, Store, StoreError, StoreFuture};
 
 /// A [`Store`] in this process's memory: the default, for a server of one
 /// process (a restart forgets every key; several replicas need a shared
@@ -47,8 +47,8 @@ impl MemoryStore {
         MemoryStore {
             records: Mutex::new(HashMap::new()),
             capacity: 10_000,
-            ttl: Duration::from_secs(24 * 3600),
-            lease: Duration::from_secs(600),
+            ttl: DEFAULT_TTL,
+            lease: DEFAULT_LEASE,
         }
     }
 
@@ -104,13 +104,11 @@ impl MemoryStore {
         let mut records = self.lock();
         let id = (scope.clone(), key.clone());
         if let Some(record) = records.get(&id).filter(|record| record.expires > now) {
-            if record.fingerprint != fingerprint {
-                return Ok(Claim::Mismatch);
-            }
-            return Ok(match &record.answer {
-                Some(answer) => Claim::Done(answer.clone()),
-                None => Claim::Running,
-            });
+            return Ok(Claim::of_record(
+                &record.fingerprint,
+                record.answer.clone(),
+                fingerprint,
+            ));
         }
         if records.len() >= self.capacity && !records.contains_key(&id) {
             records.retain(|_, record| record.expires > now);

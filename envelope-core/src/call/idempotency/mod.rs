@@ -188,39 +188,26 @@ impl Scope {
 /// and a store compares it as text.
 #[must_use]
 pub fn fingerprint(arguments: &Value) -> String {
-    let mut out = String::new();
-    canonical(arguments, &mut out);
-    out
+    sorted(arguments).to_string()
 }
 
-/// Writes `value` as canonical JSON (see [`fingerprint`]).
-fn canonical(value: &Value, out: &mut String) {
+/// `value` with every object's members inserted in key order: the order
+/// `serde_json` writes them in, whether or not its `preserve_order`
+/// feature is on somewhere in the build.
+fn sorted(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
             entries.sort_by(|a, b| a.0.cmp(b.0));
-            out.push('{');
-            for (i, (key, value)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::from(key.as_str()).to_string());
-                out.push(':');
-                canonical(value, out);
-            }
-            out.push('}');
+            Value::Object(
+                entries
+                    .into_iter()
+                    .map(|(key, value)| (key.clone(), sorted(value)))
+                    .collect(),
+            )
         }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
+        Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
+        scalar => scalar.clone(),
     }
 }
 
@@ -238,6 +225,28 @@ pub enum Claim {
     /// The key was used with other arguments.
     Mismatch,
 }
+
+impl Claim {
+    /// What a live record of the key says to a call with `fingerprint`:
+    /// the record's `stored` fingerprint and, once its call finished, its
+    /// `answer`. The one rule every store applies.
+    #[must_use]
+    pub fn of_record(stored: &str, answer: Option<String>, fingerprint: &str) -> Self {
+        if stored != fingerprint {
+            Claim::Mismatch
+        } else {
+            answer.map_or(Claim::Running, Claim::Done)
+        }
+    }
+}
+
+/// How long a store keeps a finished call's answer by default: 24 hours
+/// (Stripe's).
+pub const DEFAULT_TTL: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// How long a store holds a running call's key by default: 10 minutes (a
+/// call not finished by then is taken to have died with its task).
+pub const DEFAULT_LEASE: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// A store's failure (its database's error, a full store).
 #[derive(Debug)]

@@ -23,7 +23,9 @@ CREATE INDEX IF NOT EXISTS envelope_idempotency_expiry ON envelope_idempotency (
     };
 }
 
-use super::{Claim, Key, Scope, Store, StoreError, StoreFuture, millis, now_ms};
+use super::{
+    Claim, DEFAULT_LEASE, DEFAULT_TTL, Key, Scope, Store, StoreError, StoreFuture, millis, now_ms,
+};
 
 /// The table, created by [`PostgresStore::new`] when it is missing (or by
 /// a migration of yours, with the same columns):
@@ -93,8 +95,8 @@ impl PostgresStore {
     pub fn existing(pool: PgPool) -> Self {
         PostgresStore {
             pool,
-            ttl: Duration::from_secs(24 * 3600),
-            lease: Duration::from_secs(600),
+            ttl: DEFAULT_TTL,
+            lease: DEFAULT_LEASE,
         }
     }
 
@@ -149,9 +151,7 @@ impl PostgresStore {
         .await
         .map_err(StoreError::new)?;
         Ok(match found {
-            Some((stored, _)) if stored != fingerprint => Claim::Mismatch,
-            Some((_, Some(answer))) => Claim::Done(answer),
-            Some((_, None)) => Claim::Running,
+            Some((stored, answer)) => Claim::of_record(&stored, answer, fingerprint),
             // Freed between the insert and the read: the holder's call
             // changed nothing and is gone; this one is to be repeated.
             None => Claim::Running,

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use super::{Claim, Key, Scope, Store, StoreError, StoreFuture, millis, now_ms};
+use super::{
+    Claim, DEFAULT_LEASE, DEFAULT_TTL, Key, Scope, Store, StoreError, StoreFuture, millis, now_ms,
+};
 
 /// The table, created by [`SqliteStore::new`] when it is missing:
 ///
@@ -63,8 +65,8 @@ impl SqliteStore {
             .map_err(StoreError::new)?;
         Ok(SqliteStore {
             connection: Mutex::new(connection),
-            ttl: Duration::from_secs(24 * 3600),
-            lease: Duration::from_secs(600),
+            ttl: DEFAULT_TTL,
+            lease: DEFAULT_LEASE,
         })
     }
 
@@ -127,9 +129,7 @@ impl SqliteStore {
             .optional()
             .map_err(StoreError::new)?;
         let claim = match found {
-            Some((stored, _)) if stored != fingerprint => Claim::Mismatch,
-            Some((_, Some(answer))) => Claim::Done(answer),
-            Some((_, None)) => Claim::Running,
+            Some((stored, answer)) => Claim::of_record(&stored, answer, fingerprint),
             None => {
                 transaction
                     .execute(

@@ -11,7 +11,7 @@ use axum::response::{IntoResponse, Response};
 use http::header::{CONTENT_TYPE, HeaderName, HeaderValue, LOCATION};
 use http::request::Parts;
 use http::StatusCode;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{Failure, Rejection};
 use crate::call::idempotency::{self, Claim, Key, KeyRule, Scope, Store};
@@ -147,7 +147,7 @@ pub async fn keyed(State(keys): State<Keys>, request: Request, next: Next) -> Re
     let principal = keys.principal.as_ref().and_then(|principal| principal(&parts));
     let scope = Scope::new(principal, format!("{} {route}", parts.method));
     let fingerprint = fingerprint(parts.uri.path(), parts.uri.query(), &bytes);
-    let response = match keys.store.claim(&scope, &key, &fingerprint).await {
+    let mut response = match keys.store.claim(&scope, &key, &fingerprint).await {
         Ok(Claim::Run) => {
             // On a task of its own: a client that hangs up mid-answer
             // (hyper then drops this future) does not cut the handler
@@ -179,7 +179,6 @@ pub async fn keyed(State(keys): State<Keys>, request: Request, next: Next) -> Re
         },
         Err(_) => idempotency::store_failed().into_response(),
     };
-    let mut response = response;
     response.extensions_mut().insert(KeyedRequest);
     response
 }
@@ -265,21 +264,39 @@ async fn settle(keys: &Keys, scope: &Scope, key: &Key, response: Response) -> Re
     Response::from_parts(parts, Body::from(bytes))
 }
 
-/// A response as the store keeps it: `{"status", "headers", "body"}`, or
-/// `"body_hex"` for a body that is not UTF-8.
+/// A response as the store keeps it, written by [`stored`] and read by
+/// [`replay`]: the status, `Content-Type` and `Location`, and the body as
+/// text, or as hex digits (`body_hex`) when it is not UTF-8.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredResponse {
+    status: u16,
+    headers: std::collections::BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    body: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    body_hex: Option<String>,
+}
+
+/// `parts` and `bytes` as the store keeps them.
 fn stored(parts: &http::response::Parts, bytes: &[u8]) -> String {
-    let mut headers = Map::new();
-    for name in [CONTENT_TYPE, LOCATION] {
-        if let Some(value) = parts.headers.get(&name).and_then(|value| value.to_str().ok()) {
-            headers.insert(name.as_str().to_owned(), Value::from(value));
-        }
-    }
-    let mut stored = serde_json::json!({"status": parts.status.as_u16(), "headers": headers});
-    match std::str::from_utf8(bytes) {
-        Ok(text) => stored["body"] = Value::from(text),
-        Err(_) => stored["body_hex"] = Value::from(hex(bytes)),
-    }
-    stored.to_string()
+    let headers = [CONTENT_TYPE, LOCATION]
+        .into_iter()
+        .filter_map(|name| {
+            let value = parts.headers.get(&name)?.to_str().ok()?;
+            Some((name.as_str().to_owned(), value.to_owned()))
+        })
+        .collect();
+    let (body, body_hex) = match std::str::from_utf8(bytes) {
+        Ok(text) => (Some(text.to_owned()), None),
+        Err(_) => (None, Some(hex(bytes))),
+    };
+    let stored = StoredResponse {
+        status: parts.status.as_u16(),
+        headers,
+        body,
+        body_hex,
+    };
+    serde_json::to_string(&stored).unwrap_or_default()
 }
 
 /// The stored answer of a response that could not be kept: the problem
@@ -291,20 +308,21 @@ fn stored_not_kept() -> String {
     stored(&parts, problem.as_ref())
 }
 
-/// The stored response, as it was, with `Idempotent-Replayed: true`.
+/// The stored response, as it was, with `Idempotent-Replayed: true`;
+/// `None` when the store's text is not a [`StoredResponse`].
 fn replay(stored: &str) -> Option<Response> {
-    let stored: Value = serde_json::from_str(stored).ok()?;
-    let status = StatusCode::from_u16(u16::try_from(stored.get("status")?.as_u64()?).ok()?).ok()?;
-    let body = match stored.get("body_hex").and_then(Value::as_str) {
-        Some(hex) => Body::from(unhex(hex)?),
-        None => Body::from(stored.get("body")?.as_str()?.to_owned()),
+    let stored: StoredResponse = serde_json::from_str(stored).ok()?;
+    let body = match (stored.body, stored.body_hex) {
+        (_, Some(hex)) => Body::from(unhex(&hex)?),
+        (Some(text), None) => Body::from(text),
+        (None, None) => return None,
     };
     let mut response = Response::new(body);
-    *response.status_mut() = status;
-    for (name, value) in stored.get("headers")?.as_object()? {
-        if let (Ok(name), Some(Ok(value))) = (
+    *response.status_mut() = StatusCode::from_u16(stored.status).ok()?;
+    for (name, value) in &stored.headers {
+        if let (Ok(name), Ok(value)) = (
             HeaderName::from_bytes(name.as_bytes()),
-            value.as_str().map(HeaderValue::from_str),
+            HeaderValue::from_str(value),
         ) {
             response.headers_mut().insert(name, value);
         }

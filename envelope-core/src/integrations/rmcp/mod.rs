@@ -365,11 +365,7 @@ impl<S: Send + Sync + 'static> Router<S> {
             keyed::Keyed::Replay(Err(error)) => return Err(error),
             keyed::Keyed::Refuse(refused) => {
                 let envelope = call.with_behaviour(behaviour).fail(refused);
-                let mut result = text_result(&envelope);
-                if meta {
-                    add_failure_meta(&mut result, &envelope);
-                }
-                return Ok(result.into());
+                return Ok(self.error_result(&envelope).into());
             }
         };
         let response = CALL.scope(call, self.tools.call(context)).await;
@@ -380,6 +376,16 @@ impl<S: Send + Sync + 'static> Router<S> {
             CallToolResponse::Complete(result) if meta => with_failure_meta(result).into(),
             other => other,
         })
+    }
+
+    /// The error result of `envelope`, answered already: one text block,
+    /// and the SEP-3313 object when the router adds it.
+    fn error_result(&self, envelope: &ErrorEnvelope) -> CallToolResult {
+        let mut result = text_result(envelope);
+        if self.tool_failure_meta {
+            add_failure_meta(&mut result, envelope);
+        }
+        result
     }
 
     /// The answer to a call of the unknown tool `name`.
@@ -393,13 +399,7 @@ impl<S: Send + Sync + 'static> Router<S> {
         let call = CallContext::identified(name.clone(), id).with_behaviour(CallBehaviour::READ);
         let envelope = call.fail(unknown_tool(&name, &known));
         match self.unknown_tool {
-            UnknownTool::ToolError => {
-                let mut result = text_result(&envelope);
-                if self.tool_failure_meta {
-                    add_failure_meta(&mut result, &envelope);
-                }
-                Ok(result.into())
-            }
+            UnknownTool::ToolError => Ok(self.error_result(&envelope).into()),
             UnknownTool::ProtocolError => {
                 let mut message = format!("unknown tool {}", Value::from(cut(&name)));
                 if !envelope.fuzzy_matches.is_empty() {
