@@ -793,6 +793,8 @@ fn spec_expected(
         "next_steps": [],
         "message": null,
         "help_url": null,
+        "ora_code": null,
+        "retry_after_ms": null,
         "effect": effect,
         "idempotent": idempotent,
         "retryable": retryable,

@@ -9,6 +9,7 @@ use syn::{Attribute, Ident, LitInt, LitStr, Path, Token};
 use crate::argument::{self, ArgKind, ArgumentAttr};
 use crate::category::Category;
 use crate::class::Class;
+use crate::constant::{CONSTANTS, Constant, Constants, Ty, Value};
 use crate::ctxt::Ctxt;
 use crate::effect::Effect;
 use crate::fmt::FieldRef;
@@ -27,8 +28,9 @@ pub(crate) enum Place {
 }
 
 /// A key of `#[envelope(...)]` on the container or a variant. Adding one
-/// is one variant here plus its arm in `Key::ALL`, `name`, `places` and
-/// `item_value`'s `match`, each checked by the compiler.
+/// is one variant here plus its arm in `Key::all`, `name`, `places` and
+/// `item_value`'s `match`, each checked by the compiler; a key that sets a
+/// wire field to a constant is a row of `constant::CONSTANTS` instead.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Key {
     Crate,
@@ -40,9 +42,8 @@ pub(crate) enum Key {
     SuggestedTools,
     Code,
     CodePrefix,
-    OraCode,
-    RetryAfterMs,
-    HelpUrl,
+    /// `ora_code = 942`, `retry_after_ms = 250`, `help_url = "..."`.
+    Constant(&'static Constant),
     Effect,
     Idempotent,
     Retryable,
@@ -60,27 +61,33 @@ struct Places {
 }
 
 impl Key {
-    const ALL: [Key; 19] = [
-        Key::Crate,
-        Key::Class,
-        Key::Category,
-        Key::Message,
-        Key::NextStep,
-        Key::SuggestedTool,
-        Key::SuggestedTools,
-        Key::Code,
-        Key::CodePrefix,
-        Key::OraCode,
-        Key::RetryAfterMs,
-        Key::HelpUrl,
-        Key::Effect,
-        Key::Idempotent,
-        Key::Retryable,
-        Key::Transparent,
-        Key::With,
-        Key::Resource,
-        Key::Argument,
-    ];
+    /// Every key, the constants in the middle.
+    fn all() -> impl Iterator<Item = Key> {
+        let before = [
+            Key::Crate,
+            Key::Class,
+            Key::Category,
+            Key::Message,
+            Key::NextStep,
+            Key::SuggestedTool,
+            Key::SuggestedTools,
+            Key::Code,
+            Key::CodePrefix,
+        ];
+        let after = [
+            Key::Effect,
+            Key::Idempotent,
+            Key::Retryable,
+            Key::Transparent,
+            Key::With,
+            Key::Resource,
+            Key::Argument,
+        ];
+        before
+            .into_iter()
+            .chain(CONSTANTS.iter().map(Key::Constant))
+            .chain(after)
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -93,9 +100,7 @@ impl Key {
             Key::SuggestedTools => "suggested_tools",
             Key::Code => "code",
             Key::CodePrefix => "code_prefix",
-            Key::OraCode => "ora_code",
-            Key::RetryAfterMs => "retry_after_ms",
-            Key::HelpUrl => "help_url",
+            Key::Constant(constant) => constant.name,
             Key::Effect => "effect",
             Key::Idempotent => "idempotent",
             Key::Retryable => "retryable",
@@ -111,10 +116,9 @@ impl Key {
             // Container-only: they describe the whole type.
             Key::Crate | Key::SuggestedTools | Key::CodePrefix => (true, true, false),
             // Variant-only: they describe one variant's envelope.
+            Key::Constant(constant) if !constant.on_container => (false, true, true),
             Key::Message
             | Key::Code
-            | Key::OraCode
-            | Key::RetryAfterMs
             | Key::Transparent
             | Key::With
             | Key::Resource
@@ -124,7 +128,7 @@ impl Key {
             | Key::Category
             | Key::NextStep
             | Key::SuggestedTool
-            | Key::HelpUrl
+            | Key::Constant(_)
             | Key::Effect
             | Key::Idempotent
             | Key::Retryable => (true, true, true),
@@ -157,7 +161,7 @@ impl Key {
     }
 
     fn from_name(name: &str) -> Option<Key> {
-        Key::ALL.into_iter().find(|key| key.name() == name)
+        Key::all().find(|key| key.name() == name)
     }
 }
 
@@ -180,9 +184,8 @@ pub(crate) struct ItemAttrs {
     pub suggested_tools: Vec<(Ident, Class, LitStr)>,
     pub code: Option<LitStr>,
     pub code_prefix: Option<LitStr>,
-    pub ora_code: Option<(i32, Span)>,
-    pub retry_after_ms: Option<(u64, Span)>,
-    pub help_url: Option<LitStr>,
+    /// `ora_code = 942` and the other constants, as written.
+    pub constants: Constants,
     /// `effect = nothing | unknown | partial`.
     pub effect: Option<(Ident, Effect)>,
     pub idempotent: Option<Span>,
@@ -358,10 +361,6 @@ fn item_value(
         // Variant-only.
         Key::Message => out.message = Some(string_value(meta, "message = \"...\"")?),
         Key::Code => out.code = Some(code_value(cx, meta, "a code", "code = \"LEASE_REQUIRED\"")?),
-        Key::OraCode => out.ora_code = Some(int_value(meta, "ora_code = 942")?),
-        Key::RetryAfterMs => {
-            out.retry_after_ms = Some(int_value(meta, "retry_after_ms = 250")?);
-        }
         Key::Transparent => {
             no_value(meta, "transparent")?;
             out.transparent = Some(span);
@@ -380,8 +379,9 @@ fn item_value(
             .next_steps
             .push(string_value(meta, "next_step = \"...\"")?),
         Key::SuggestedTool => out.suggested_tool = Some(suggested_tool_value(meta)?),
-        Key::HelpUrl => {
-            out.help_url = Some(string_value(meta, "help_url = \"https://...\"")?);
+        Key::Constant(constant) => {
+            let value = constant_value(meta, constant)?;
+            out.constants.push((constant, value));
         }
         Key::Effect => out.effect = effect_value(cx, meta)?,
         Key::Idempotent => {
@@ -391,6 +391,16 @@ fn item_value(
         Key::Retryable => out.retryable = Some(retryable_value(meta)?),
     }
     Ok(())
+}
+
+/// The literal of a constant attribute, of the constant's type.
+fn constant_value(meta: &syn::meta::ParseNestedMeta, constant: &Constant) -> syn::Result<Value> {
+    let example = constant.example;
+    Ok(match constant.ty {
+        Ty::Str => Value::Str(string_value(meta, example)?),
+        Ty::I32 => Value::I32(int_value(meta, example)?.0),
+        Ty::U64 => Value::U64(int_value(meta, example)?.0),
+    })
 }
 
 /// `crate = "::envelope"`: the path of the `envelope` crate, as a string.
@@ -999,8 +1009,7 @@ fn skip_value(input: &ParseStream) -> syn::Result<()> {
 }
 
 fn unknown_item_key(key: &str, span: Span, place: Place) -> syn::Error {
-    let candidates: Vec<&str> = Key::ALL
-        .into_iter()
+    let candidates: Vec<&str> = Key::all()
         .filter(|k| k.valid_at(place))
         .map(Key::name)
         .collect();

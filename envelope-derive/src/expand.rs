@@ -16,10 +16,11 @@
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Ident, LitInt};
+use syn::{DeriveInput, Ident};
 
 use crate::ast::{Input, Shape, Variant};
 use crate::category::Category;
+use crate::constant::{self, CONSTANTS, Constants};
 use crate::ctxt::Ctxt;
 use crate::fmt;
 use crate::names::{Named, unraw};
@@ -397,25 +398,39 @@ fn matched<'v, 'a: 'v>(
 }
 
 /// A delegating arm whose envelope takes the container defaults it lacks
-/// (`Fill`), when the container has any.
+/// (`Fill`), when the container has any: the tools by class, then the
+/// defaults as a `VariantSpec` whose fields fill the empty ones.
 fn filled<'v, 'a>(p: &TokenStream, model: &Model, arm: Arm<'v, 'a>) -> Arm<'v, 'a> {
     let Some(fill) = &model.fill else { return arm };
-    let option = |value: Option<&String>| match value {
-        Some(value) => quote!(#p::Some(#value)),
-        None => quote!(#p::None),
-    };
-    let tool = option(fill.tool.as_ref());
     let tools = fill.tools.iter().map(|(class, tool)| {
         let class = class.ident();
         quote!((#p::ErrorClass::#class, #tool))
     });
-    let help_url = option(fill.help_url.as_ref());
-    let steps = &fill.next_steps;
+    let mut chain = constants(&fill.constants);
+    if let Some(tool) = &fill.tool {
+        chain.push(quote!(with_suggested_tool(#tool)));
+    }
+    if !fill.next_steps.is_empty() {
+        let steps = &fill.next_steps;
+        chain.push(quote!(with_next_steps(&[#(#steps),*])));
+    }
     let body = arm.body;
     Arm {
-        body: quote!(#p::fill(#body, #tool, &[#(#tools),*], #help_url, &[#(#steps),*])),
+        body: quote!(#p::fill(#body, &[#(#tools),*], #p::VariantSpec::new("")#(.#chain)*)),
         ..arm
     }
+}
+
+/// The `VariantSpec` builder calls of constant attributes
+/// (`with_help_url("...")`).
+fn constants(constants: &Constants) -> Vec<TokenStream> {
+    constants
+        .iter()
+        .map(|(constant, value)| {
+            let with = format_ident!("with_{}", constant.name);
+            quote!(#with(#value))
+        })
+        .collect()
 }
 
 /// `Self::Variant { a: field_0, .. }` (or `Self { .. }` for a struct),
@@ -587,38 +602,19 @@ fn setters(p: &TokenStream, variant: &Variant, plain: &Plain) -> Vec<(&'static s
         });
         fields.push(("details", quote!(#p::details([#(#details),*]))));
     }
-    let int = |value: String| LitInt::new(&value, Span::call_site());
-    let optional = [
-        (
-            "ora_code",
-            role(p, variant, roles.ora_code, "ora_code"),
-            plain.ora_code.map(|code| {
-                let lit = int(format!("{code}i32"));
-                quote!(#lit)
-            }),
-        ),
-        (
-            "retry_after_ms",
-            role(p, variant, roles.retry, "retry_ms"),
-            plain.retry_after_ms.map(|ms| {
-                let lit = int(format!("{ms}u64"));
-                quote!(#lit)
-            }),
-        ),
-        (
-            "help_url",
-            None,
-            plain.help_url.as_ref().map(|url| quote!(#url)),
-        ),
-        (
-            "suggested_tool",
-            role(p, variant, roles.suggested_tool, "tool"),
-            plain.tool.as_ref().map(|tool| quote!(#tool)),
-        ),
-    ];
-    for (name, field, constant) in optional {
-        fields.extend(or_constant(p, field, constant).map(|value| (name, value)));
+    for constant in CONSTANTS {
+        // A role field that can supply the value at run time.
+        let field = match constant.name {
+            "ora_code" => role(p, variant, roles.ora_code, "ora_code"),
+            "retry_after_ms" => role(p, variant, roles.retry, "retry_ms"),
+            _ => None,
+        };
+        let value = constant::get(&plain.constants, constant).map(|value| quote!(#value));
+        fields.extend(or_constant(p, field, value).map(|value| (constant.name, value)));
     }
+    let tool = role(p, variant, roles.suggested_tool, "tool");
+    let constant_tool = plain.tool.as_ref().map(|tool| quote!(#tool));
+    fields.extend(or_constant(p, tool, constant_tool).map(|value| ("suggested_tool", value)));
     fields
         .extend(role(p, variant, roles.fuzzy_matches, "list").map(|list| ("fuzzy_matches", list)));
     if let Some(index) = roles.correlation_id {
@@ -766,9 +762,7 @@ fn spec(p: &TokenStream, variant: &Variant, kind: &Kind) -> TokenStream {
     } else if plain.arguments.is_some() {
         chain.push(quote!(with_next_steps(#p::ARGUMENT_STEPS)));
     }
-    if let Some(url) = &plain.help_url {
-        chain.push(quote!(with_help_url(#url)));
-    }
+    chain.extend(constants(&plain.constants));
     if let Some(effect) = plain.retry.effect {
         let effect = effect.ident();
         chain.push(quote!(with_effect(#p::Effect::#effect)));

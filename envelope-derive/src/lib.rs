@@ -17,6 +17,7 @@ mod ast;
 mod attr;
 mod category;
 mod class;
+mod constant;
 mod ctxt;
 mod effect;
 mod expand;

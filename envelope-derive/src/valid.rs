@@ -9,6 +9,7 @@ use crate::ast::{Input, Shape, Variant};
 use crate::attr::{ItemAttrs, Key, Role, ToolAttr};
 use crate::category::Category;
 use crate::class::{Class, Owner};
+use crate::constant::{self, Constants};
 use crate::ctxt::Ctxt;
 use crate::effect::Effect;
 use crate::fmt::{FieldRef, Piece, Template};
@@ -35,7 +36,8 @@ pub(crate) struct Fill {
     pub tool: Option<String>,
     /// `suggested_tools(Class = "tool")`.
     pub tools: Vec<(Class, String)>,
-    pub help_url: Option<String>,
+    /// The container's constants (`help_url = "..."`).
+    pub constants: Constants,
     /// The container's `next_step`s without placeholders (a placeholder
     /// names a field a delegating variant does not have).
     pub next_steps: Vec<String>,
@@ -60,9 +62,9 @@ pub(crate) struct Plain {
     pub message: Message,
     pub next_steps: Vec<Rendered>,
     pub tool: Option<String>,
-    pub ora_code: Option<i32>,
-    pub retry_after_ms: Option<u64>,
-    pub help_url: Option<String>,
+    /// `ora_code = 942` and the other constants, the variant's own else the
+    /// container's, in `CONSTANTS`' order.
+    pub constants: Constants,
     pub retry: Retry,
     pub roles: Roles,
     /// The argument problems, for a variant with `argument(...)` or an
@@ -214,7 +216,7 @@ fn container_fill(container: &ItemAttrs) -> Option<Fill> {
             .iter()
             .map(|(_, class, lit)| (*class, lit.value()))
             .collect(),
-        help_url: container.help_url.as_ref().map(syn::LitStr::value),
+        constants: constant::merged(&Constants::new(), &container.constants),
         next_steps: container
             .next_steps
             .iter()
@@ -234,7 +236,7 @@ fn container_fill(container: &ItemAttrs) -> Option<Fill> {
     };
     let empty = fill.tool.is_none()
         && fill.tools.is_empty()
-        && fill.help_url.is_none()
+        && fill.constants.is_empty()
         && fill.next_steps.is_empty();
     (!empty).then_some(fill)
 }
@@ -339,13 +341,7 @@ fn plain<'a>(
         message,
         next_steps,
         tool,
-        ora_code: own.ora_code.map(|(n, _)| n),
-        retry_after_ms: own.retry_after_ms.map(|(n, _)| n),
-        help_url: own
-            .help_url
-            .as_ref()
-            .or(container.help_url.as_ref())
-            .map(syn::LitStr::value),
+        constants: constant::merged(&own.constants, &container.constants),
         roles,
         arguments,
     };

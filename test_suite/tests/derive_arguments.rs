@@ -181,7 +181,7 @@ fn accessors_and_catalog() {
             "name": "NoTitle", "code": "NO_TITLE", "class": "INVALID_ARGUMENTS", "owner": "caller",
             "category": "Validation", "effect": "nothing", "retryable": false, "suggested_tool": null,
             "message": "N problem(s) in the arguments, each listed in argument_errors",
-            "next_steps": [STEP], "help_url": null, "idempotent": false,
+            "next_steps": [STEP], "help_url": null, "ora_code": null, "retry_after_ms": null, "idempotent": false,
             "correlation_id": null, "transparent": false,
         })
     );

@@ -183,6 +183,8 @@ fn the_catalog_describes_effects_and_ids() {
             "next_steps": [],
             "message": "the server is busy; retry the same call later",
             "help_url": null,
+            "ora_code": null,
+            "retry_after_ms": 500,
             "effect": "nothing",
             "idempotent": false,
             "retryable": true,

@@ -9,11 +9,11 @@
 //! Adding an integration is its file, a line below and its feature in the
 //! two `Cargo.toml`s; the crate root re-exports every module here.
 
-/// Declares each integration module under its feature and, for those that
-/// map a library's error types (`find` after the name), [`find`]: the
-/// envelope of such an error in a source chain.
+/// Declares each integration module under its feature and [`find`]: the
+/// envelope of one of the integrations' errors in a source chain (each
+/// module has a `find`; `None` for a framework without error types).
 macro_rules! integrations {
-    ($($feature:literal $name:ident $($find:ident)?;)*) => {
+    ($($feature:literal $name:ident;)*) => {
         $(
             #[cfg(feature = $feature)]
             pub mod $name;
@@ -24,12 +24,12 @@ macro_rules! integrations {
         pub(crate) fn find<'e>(
             error: &'e (dyn std::error::Error + 'static),
         ) -> Option<&'e dyn crate::Envelope> {
-            $($(
+            $(
                 #[cfg(feature = $feature)]
-                if let Some(found) = $name::$find(error) {
+                if let Some(found) = $name::find(error) {
                     return Some(found);
                 }
-            )?)*
+            )*
             let _ = error;
             None
         }
@@ -38,11 +38,11 @@ macro_rules! integrations {
 
 integrations! {
     "axum" axum;
-    "reqwest" reqwest find;
-    "reqwest012" reqwest012 find;
+    "reqwest" reqwest;
+    "reqwest012" reqwest012;
     "rmcp" rmcp;
-    "rusqlite" rusqlite find;
-    "sqlx" sqlx find;
-    "sqlx08" sqlx08 find;
-    "tokio" tokio find;
+    "rusqlite" rusqlite;
+    "sqlx" sqlx;
+    "sqlx08" sqlx08;
+    "tokio" tokio;
 }

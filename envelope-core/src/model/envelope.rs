@@ -644,6 +644,43 @@ pub(crate) fn correlation_id(mut id: String) -> Option<String> {
     Some(id)
 }
 
+/// The setters of the fields a derived arm fills, one per field and named
+/// after it: support for generated code (`__private::set`), not public
+/// API, kept beside the fields they write. Not generic: each is compiled
+/// once, here, so an arm in the user's crate is a short list of calls (a
+/// struct literal there would cost the user's compile time a store and a
+/// drop per field).
+pub mod set {
+    use serde_json::{Map, Value};
+
+    use super::ErrorEnvelope;
+    use crate::model::effect::Effect;
+
+    macro_rules! setters {
+        ($($field:ident: $ty:ty,)*) => {
+            $(
+                #[doc = concat!("Sets the envelope's `", stringify!($field), "`.")]
+                pub fn $field(envelope: &mut ErrorEnvelope, value: $ty) {
+                    envelope.fields_mut().$field = value;
+                }
+            )*
+        };
+    }
+
+    setters! {
+        next_steps: Vec<String>,
+        details: Map<String, Value>,
+        ora_code: Option<i32>,
+        retry_after_ms: Option<u64>,
+        help_url: Option<String>,
+        suggested_tool: Option<String>,
+        fuzzy_matches: Vec<String>,
+        correlation_id: Option<String>,
+        effect: Effect,
+        message: String,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

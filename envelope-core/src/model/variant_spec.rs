@@ -5,6 +5,7 @@ use serde::Serialize;
 use crate::model::category::UserErrorCategory;
 use crate::model::class::{ErrorClass, Owner};
 use crate::model::effect::Effect;
+use crate::model::envelope::ErrorEnvelope;
 use crate::model::retry::RetryInputs;
 
 /// What one variant of an [`Envelope`](crate::Envelope) type produces, known
@@ -18,7 +19,8 @@ use crate::model::retry::RetryInputs;
 ///
 /// Serializes as a JSON object with these keys, in this order: `name`,
 /// `code`, `class`, `owner`, `category`, `suggested_tool`, `next_steps`,
-/// `message`, `help_url`, `effect`, `idempotent`, `retryable`,
+/// `message`, `help_url`, `ora_code`, `retry_after_ms`, `effect`,
+/// `idempotent`, `retryable`,
 /// `correlation_id`, `transparent` (missing values as `null`). This is
 /// the one serialization of a spec: [`catalog_json`](crate::catalog_json)
 /// is an array of them.
@@ -50,6 +52,14 @@ pub struct VariantSpec {
     pub message: Option<&'static str>,
     /// The help URL, if the variant sets one.
     pub help_url: Option<&'static str>,
+    /// The backend's numeric error code, if the variant sets a constant
+    /// one (`ora_code = 942`; an `ora_code` field can still set one at run
+    /// time).
+    pub ora_code: Option<i32>,
+    /// The wait before a repeat in milliseconds, if the variant sets a
+    /// constant one (`retry_after_ms = 250`; a `retry_after_ms` field can
+    /// still set one at run time).
+    pub retry_after_ms: Option<u64>,
     /// What a failure of the variant changed: its `effect` attribute, else
     /// its class's default ([`ErrorClass::default_effect`]).
     pub effect: Option<Effect>,
@@ -98,6 +108,8 @@ impl VariantSpec {
             next_steps: &[],
             message: None,
             help_url: None,
+            ora_code: None,
+            retry_after_ms: None,
             effect: None,
             idempotent: false,
             retryable: None,
@@ -227,6 +239,20 @@ impl VariantSpec {
         self
     }
 
+    /// Sets the backend's numeric error code.
+    #[must_use]
+    pub const fn with_ora_code(mut self, code: i32) -> Self {
+        self.ora_code = Some(code);
+        self
+    }
+
+    /// Sets the wait before a repeat, in milliseconds.
+    #[must_use]
+    pub const fn with_retry_after_ms(mut self, ms: u64) -> Self {
+        self.retry_after_ms = Some(ms);
+        self
+    }
+
     /// Marks the variant as delegating to the error it wraps.
     #[must_use]
     pub const fn transparent(mut self) -> Self {
@@ -245,5 +271,29 @@ impl VariantSpec {
     #[must_use]
     pub const fn retryable(&self) -> Option<bool> {
         self.retryable
+    }
+
+    /// Fills what `envelope` leaves empty from this spec, the container
+    /// defaults of a delegating variant: the tool of `tools` for the
+    /// envelope's class, else the spec's; the constant fields; the steps,
+    /// after a check step the envelope may carry.
+    pub(crate) fn fill(&self, envelope: &mut ErrorEnvelope, tools: &[(ErrorClass, &str)]) {
+        let class = envelope.error_class;
+        let fields = envelope.fields_mut();
+        if fields.suggested_tool.is_none() {
+            let by_class = tools.iter().find(|(c, _)| *c == class).map(|(_, t)| *t);
+            fields.suggested_tool = by_class.or(self.suggested_tool).map(String::from);
+        }
+        fields.help_url = fields.help_url.take().or(self.help_url.map(String::from));
+        fields.ora_code = fields.ora_code.or(self.ora_code);
+        fields.retry_after_ms = fields.retry_after_ms.or(self.retry_after_ms);
+        if fields
+            .next_steps
+            .iter()
+            .all(|step| Effect::is_check_step(step))
+        {
+            let steps = self.next_steps.iter().copied().map(String::from);
+            fields.next_steps.extend(steps);
+        }
     }
 }

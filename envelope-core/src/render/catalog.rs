@@ -184,19 +184,19 @@ mod tests {
                     "owner": "caller", "category": "NotFound", "effect": "nothing", "retryable": false,
                     "suggested_tool": "list_tables",
                     "message": "table {name} | view does not exist",
-                    "next_steps": ["check {name}"], "help_url": null, "idempotent": false,
+                    "next_steps": ["check {name}"], "help_url": null, "ora_code": null, "retry_after_ms": null, "idempotent": false,
                     "correlation_id": null, "transparent": false
                 },
                 {
                     "name": "Io", "code": "IO", "class": "INTERNAL", "owner": "server",
                     "category": "Technical", "effect": "unknown", "retryable": false, "suggested_tool": null,
-                    "message": null, "next_steps": [], "help_url": null, "idempotent": false,
+                    "message": null, "next_steps": [], "help_url": null, "ora_code": null, "retry_after_ms": null, "idempotent": false,
                     "correlation_id": null, "transparent": false
                 },
                 {
                     "name": "Script", "code": null, "class": null, "owner": null,
                     "category": null, "effect": null, "retryable": null, "suggested_tool": null,
-                    "message": null, "next_steps": [], "help_url": null, "idempotent": false,
+                    "message": null, "next_steps": [], "help_url": null, "ora_code": null, "retry_after_ms": null, "idempotent": false,
                     "correlation_id": null, "transparent": true
                 }
             ])

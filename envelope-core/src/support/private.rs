@@ -23,7 +23,7 @@ pub use crate::model::argument_error::{ArgumentError, ArgumentErrorKind};
 pub use crate::model::category::UserErrorCategory;
 pub use crate::model::class::ErrorClass;
 pub use crate::model::effect::Effect;
-pub use crate::model::envelope::ErrorEnvelope;
+pub use crate::model::envelope::{ErrorEnvelope, set};
 use crate::model::retry::RetryInputs;
 pub use crate::model::variant_spec::VariantSpec;
 pub use crate::support::arguments::*;
@@ -121,8 +121,8 @@ pub fn text(literal: &'static str) -> String {
 }
 
 /// A role field's value when it holds one, else the attribute's constant:
-/// the one rule for `ora_code`, `retry_after_ms`, `suggested_tool` and
-/// `help_url`. The constant is converted only when it is used.
+/// the one rule for `suggested_tool` and the constant attributes
+/// (`ora_code`, `retry_after_ms`, `help_url`). The constant is converted only when it is used.
 #[inline]
 #[must_use]
 pub fn or<T, C: Into<T>>(field: Option<T>, constant: C) -> Option<T> {
@@ -137,41 +137,6 @@ pub fn or<T, C: Into<T>>(field: Option<T>, constant: C) -> Option<T> {
 /// or its class's.
 pub fn settle(envelope: &mut ErrorEnvelope, may_succeed: bool, idempotent: bool) {
     envelope.settle(RetryInputs::may_succeed(may_succeed).idempotent_if(idempotent));
-}
-
-/// The setters of the fields a derived arm fills, one per field and named
-/// after it. Not generic: each is compiled once, here, so an arm in the
-/// user's crate is a short list of calls (a struct literal there would
-/// cost the user's compile time a store and a drop per field).
-pub mod set {
-    use serde_json::{Map, Value};
-
-    use crate::model::effect::Effect;
-    use crate::model::envelope::ErrorEnvelope;
-
-    macro_rules! setters {
-        ($($field:ident: $ty:ty,)*) => {
-            $(
-                #[doc = concat!("Sets the envelope's `", stringify!($field), "`.")]
-                pub fn $field(envelope: &mut ErrorEnvelope, value: $ty) {
-                    envelope.fields_mut().$field = value;
-                }
-            )*
-        };
-    }
-
-    setters! {
-        next_steps: Vec<String>,
-        details: Map<String, Value>,
-        ora_code: Option<i32>,
-        retry_after_ms: Option<u64>,
-        help_url: Option<String>,
-        suggested_tool: Option<String>,
-        fuzzy_matches: Vec<String>,
-        correlation_id: Option<String>,
-        effect: Effect,
-        message: String,
-    }
 }
 
 /// The `more` of [`steps`] for a variant without a `next_steps` field.
@@ -192,36 +157,15 @@ pub fn correlation_id_opt<T: OptionalId>(value: T) -> Option<String> {
         .and_then(crate::model::envelope::correlation_id)
 }
 
-/// The container defaults for a `transparent` or `with` variant: each
-/// fills in only what the wrapped envelope left empty. The tool comes from
-/// `tools` by the envelope's class, else `tool`; the steps go after a
-/// check step the envelope may carry.
+/// The container defaults for a `transparent` or `with` variant, as a
+/// spec: see `VariantSpec::fill`.
 #[must_use]
 pub fn fill(
     mut envelope: ErrorEnvelope,
-    tool: Option<&str>,
     tools: &[(ErrorClass, &str)],
-    help_url: Option<&str>,
-    next_steps: &[&str],
+    defaults: VariantSpec,
 ) -> ErrorEnvelope {
-    let envelope_class = envelope.error_class;
-    let fields = envelope.fields_mut();
-    if fields.suggested_tool.is_none() {
-        let by_class = tools.iter().find(|(class, _)| *class == envelope_class);
-        fields.suggested_tool = by_class.map(|(_, tool)| *tool).or(tool).map(String::from);
-    }
-    if fields.help_url.is_none() {
-        fields.help_url = help_url.map(String::from);
-    }
-    if fields
-        .next_steps
-        .iter()
-        .all(|step| Effect::is_check_step(step))
-    {
-        fields
-            .next_steps
-            .extend(next_steps.iter().copied().map(String::from));
-    }
+    defaults.fill(&mut envelope, tools);
     envelope
 }
 

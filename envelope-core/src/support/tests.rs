@@ -134,32 +134,34 @@ fn texts_and_constants() {
 #[test]
 fn fill_adds_only_what_the_wrapped_envelope_left_empty() {
     let tools = [(ErrorClass::Busy, "wait_tool")];
-    let filled = fill(
-        ErrorEnvelope::new(ErrorClass::Busy, "b"),
-        Some("any_tool"),
-        &tools,
-        Some("https://help"),
-        &["retry later"],
-    );
+    let defaults = VariantSpec::new("")
+        .with_suggested_tool("any_tool")
+        .with_help_url("https://help")
+        .with_ora_code(942)
+        .with_retry_after_ms(250)
+        .with_next_steps(&["retry later"]);
+    let filled = fill(ErrorEnvelope::new(ErrorClass::Busy, "b"), &tools, defaults);
     assert_eq!(filled.suggested_tool.as_deref(), Some("wait_tool"));
     assert_eq!(filled.help_url.as_deref(), Some("https://help"));
+    assert_eq!(filled.ora_code, Some(942));
+    assert_eq!(filled.retry_after_ms, Some(250));
     assert_eq!(filled.next_steps, ["retry later"]);
     // Set fields stay; steps are kept when the envelope has its own.
     let own = ErrorEnvelope::new(ErrorClass::Internal, "i")
         .with_suggested_tool("own")
         .with_help_url("https://own")
+        .with_ora_code(1)
+        .with_retry_after_ms(2)
         .with_next_step("own step");
-    let kept = fill(
-        own.clone(),
-        Some("any_tool"),
-        &tools,
-        Some("https://help"),
-        &["x"],
-    );
+    let kept = fill(own.clone(), &tools, defaults);
     assert_eq!(kept, own);
     // After a check step the container's steps still come.
     let checked = ErrorEnvelope::new(ErrorClass::Timeout, "t");
-    let filled = fill(checked, None, &[], None, &["look"]);
+    let filled = fill(
+        checked,
+        &[],
+        VariantSpec::new("").with_next_steps(&["look"]),
+    );
     assert_eq!(
         filled.next_steps,
         [
@@ -168,12 +170,6 @@ fn fill_adds_only_what_the_wrapped_envelope_left_empty() {
         ]
     );
     assert_eq!(filled.suggested_tool, None);
-    let by_default = fill(
-        ErrorEnvelope::new(ErrorClass::Busy, "b"),
-        Some("any_tool"),
-        &[],
-        None,
-        &[],
-    );
+    let by_default = fill(ErrorEnvelope::new(ErrorClass::Busy, "b"), &[], defaults);
     assert_eq!(by_default.suggested_tool.as_deref(), Some("any_tool"));
 }

@@ -171,6 +171,13 @@ impl fmt::Display for Rejection {
 
 impl Error for Rejection {}
 
+/// A [`Rejection`] in a source chain, as the error it is.
+pub(crate) fn find<'e>(error: &'e (dyn Error + 'static)) -> Option<&'e dyn Envelope> {
+    error
+        .downcast_ref::<Rejection>()
+        .map(|rejection| rejection as &dyn Envelope)
+}
+
 impl Envelope for Rejection {
     fn error_class(&self) -> ErrorClass {
         self.envelope.error_class

@@ -70,6 +70,14 @@ use serde_json::Value;
 
 mod keyed;
 
+/// rmcp's errors are the transport's, not a tool's: none is recognised in
+/// a source chain.
+pub(crate) fn find<'e>(
+    _: &'e (dyn std::error::Error + 'static),
+) -> Option<&'e dyn crate::Envelope> {
+    None
+}
+
 pub use keyed::{Idempotency, Principal};
 
 use crate::call::{CallBehaviour, CallContext};
