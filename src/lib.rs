@@ -54,7 +54,7 @@
 //! | the envelope | [`Envelope::to_envelope`], [`Envelope::into_envelope`], `ErrorEnvelope::from(error)` |
 //! | its JSON | [`Envelope::to_json_string`] (text), [`ErrorEnvelope::to_json`] (a `serde_json::Value`) |
 //! | its prose form | `Display` of [`ErrorEnvelope`] |
-//! | the LLM tool result (`multi-llm`'s shape) | [`Envelope::to_tool_result`], [`Envelope::to_tool_result_text`] |
+//! | the LLM tool result (`multi-llm`'s shape) | [`Envelope::to_tool_result`], [`Envelope::to_tool_result_json`] |
 //! | a provider's tool message | the [`ToolResult`] methods below |
 //! | the MCP `CallToolResult` JSON | [`Envelope::to_mcp_result`] |
 //! | rmcp's `CallToolResult` (feature `rmcp`) | `CallToolResult::from(error)` |

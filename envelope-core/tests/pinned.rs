@@ -422,7 +422,7 @@ fn provided_renderers_of_a_hand_impl() {
     let error = OutOfCredits { left: 0 };
     assert_eq!(Envelope::to_json_string(&error), CREDITS_JSON);
     assert_eq!(
-        Envelope::to_tool_result(&error, "call_7"),
+        Envelope::to_tool_result_json(&error, "call_7"),
         ToolResult {
             tool_call_id: "call_7".into(),
             content: CREDITS_JSON.into(),
@@ -666,7 +666,7 @@ fn tool_results_of_an_envelope_without_category() {
     assert_eq!(env.category, None);
     let content = r#"{"isError":true,"error_class":"ALREADY_EXISTS","message":"taken"}"#;
     assert_eq!(
-        serde_json::to_value(env.to_tool_result("call_1")).unwrap(),
+        serde_json::to_value(env.to_tool_result_json("call_1")).unwrap(),
         json!({
             "tool_call_id": "call_1",
             "content": content,
@@ -675,7 +675,7 @@ fn tool_results_of_an_envelope_without_category() {
         })
     );
     assert_eq!(
-        env.to_tool_result("call_1"),
+        env.to_tool_result_json("call_1"),
         ToolResult {
             tool_call_id: "call_1".into(),
             content: content.into(),
@@ -684,7 +684,7 @@ fn tool_results_of_an_envelope_without_category() {
         }
     );
     assert_eq!(
-        env.to_tool_result_text("call_2"),
+        env.to_tool_result("call_2"),
         ToolResult {
             tool_call_id: "call_2".into(),
             content: "ALREADY_EXISTS: taken".into(),
@@ -696,11 +696,11 @@ fn tool_results_of_an_envelope_without_category() {
     let set = without_category(ErrorClass::ObjectNotFound)
         .with_category(UserErrorCategory::MissingContext);
     assert_eq!(
-        set.to_tool_result("c").error_category,
+        set.to_tool_result_json("c").error_category,
         Some(UserErrorCategory::MissingContext)
     );
     assert_eq!(
-        set.to_tool_result_text("c").error_category,
+        set.to_tool_result("c").error_category,
         Some(UserErrorCategory::MissingContext)
     );
 }
@@ -715,7 +715,7 @@ fn error_text_keeps_is_error_false() {
     let env: ErrorEnvelope =
         serde_json::from_str(r#"{"isError":false,"error_class":"BUSY","message":"m"}"#).unwrap();
     assert_eq!(
-        env.to_tool_result_text("call_1"),
+        env.to_tool_result("call_1"),
         ToolResult {
             tool_call_id: "call_1".into(),
             content: "BUSY: m".into(),
@@ -724,7 +724,7 @@ fn error_text_keeps_is_error_false() {
         }
     );
     assert_eq!(
-        env.to_tool_result("call_1"),
+        env.to_tool_result_json("call_1"),
         ToolResult {
             tool_call_id: "call_1".into(),
             content: r#"{"isError":false,"error_class":"BUSY","message":"m"}"#.into(),
@@ -738,7 +738,7 @@ fn error_text_keeps_is_error_false() {
 fn error_text_of_a_new_envelope() {
     let env = ErrorEnvelope::new(ErrorClass::Busy, "pool full").with_retry_after_ms(250);
     assert_eq!(
-        env.to_tool_result_text("call_3"),
+        env.to_tool_result("call_3"),
         ToolResult {
             tool_call_id: "call_3".into(),
             content: "BUSY: pool full\nretry after: 250 ms".into(),

@@ -119,7 +119,7 @@ fn round_trip_of_every_field() {
 
 #[test]
 fn tool_result_from_envelope_byte_for_byte() {
-    let result = object_not_found().to_tool_result("call_42");
+    let result = object_not_found().to_tool_result_json("call_42");
     assert_eq!(
         serde_json::to_string(&result).unwrap(),
         concat!(
@@ -133,7 +133,7 @@ fn tool_result_from_envelope_byte_for_byte() {
     );
     assert_eq!(
         result,
-        Envelope::to_tool_result(&object_not_found(), "call_42")
+        Envelope::to_tool_result_json(&object_not_found(), "call_42")
     );
 }
 
@@ -217,13 +217,13 @@ fn is_error_false_survives_every_renderer() {
     let json = r#"{"isError":false,"error_class":"BUSY","message":"m"}"#;
     assert_eq!(env.to_json_string(), json);
     assert_eq!(Envelope::to_json_string(&env), json);
-    let result = env.to_tool_result("call_1");
+    let result = env.to_tool_result_json("call_1");
     assert_eq!(
         serde_json::to_value(&result).unwrap(),
         json!({"tool_call_id": "call_1", "content": json, "is_error": false, "error_category": "Technical"})
     );
-    assert_eq!(Envelope::to_tool_result(&env, "call_1"), result);
-    assert!(!env.to_tool_result_text("call_1").is_error);
+    assert_eq!(Envelope::to_tool_result_json(&env, "call_1"), result);
+    assert!(!env.to_tool_result("call_1").is_error);
     let mcp = json!({
         "content": [{"type": "text", "text": json}],
         "structuredContent": {"isError": false, "error_class": "BUSY", "message": "m"},
@@ -237,7 +237,7 @@ fn is_error_false_survives_every_renderer() {
 #[test]
 fn provider_shapes() {
     let timeout = ErrorEnvelope::new(ErrorClass::Timeout, "slow").idempotent();
-    let result = timeout.to_tool_result("toolu_01");
+    let result = timeout.to_tool_result_json("toolu_01");
     let content = r#"{"isError":true,"error_class":"TIMEOUT","message":"slow","category":"Technical","retryable":true,"effect":"unknown"}"#;
     assert_eq!(
         result.to_anthropic_block(),
@@ -259,7 +259,7 @@ fn provider_shapes() {
         }}}})
     );
     // The text form is no JSON: Gemini gets it as a string under `error`.
-    let text = timeout.to_tool_result_text("toolu_01");
+    let text = timeout.to_tool_result("toolu_01");
     assert_eq!(
         text.to_gemini_part("run_job"),
         json!({"functionResponse": {"id": "toolu_01", "name": "run_job", "response": {
@@ -303,7 +303,7 @@ fn text_form() {
          attempt: 3\n\
          session: s-1"
     );
-    let result = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_tool_result_text("c");
+    let result = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_tool_result("c");
     assert_eq!(
         result.content,
         "INTERNAL: boom

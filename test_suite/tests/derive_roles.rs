@@ -132,7 +132,7 @@ fn secret_never_rendered() {
     );
     // Each renderer, positively (a whole value) and negatively: an empty
     // or `null` rendering must not pass as "no secret".
-    let result = err.to_tool_result("c");
+    let result = err.to_tool_result_json("c");
     assert_eq!(result.content, expected);
     assert_eq!(
         result.error_category,

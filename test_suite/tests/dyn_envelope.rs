@@ -59,7 +59,7 @@ fn a_vec_of_boxed_trait_objects_renders_tool_results() {
     ];
     let contents: Vec<String> = errors
         .iter()
-        .map(|error| error.to_tool_result("call_1").content)
+        .map(|error| error.to_tool_result_json("call_1").content)
         .collect();
     assert_eq!(
         contents,
@@ -110,7 +110,7 @@ fn references_and_shared_trait_objects_render() {
     assert_eq!(by_ref.to_json_string(), MISSING_JSON);
     assert_eq!(by_ref.error_class(), ErrorClass::ObjectNotFound);
     let shared: Arc<dyn Envelope + Send + Sync> = Arc::new(ReadOnly);
-    assert_eq!(shared.to_tool_result("call_2").content, READ_ONLY_JSON);
+    assert_eq!(shared.to_tool_result_json("call_2").content, READ_ONLY_JSON);
     assert_eq!(shared.to_envelope().message, "writes are disabled");
     let local: Rc<dyn Envelope> = Rc::new(LoadError::Busy);
     assert_eq!(local.to_json_string(), BUSY_JSON);
@@ -193,7 +193,7 @@ fn transparent_delegates_through_arc_box_and_rc() {
     assert_eq!(boxed.user_category(), UserErrorCategory::MissingContext);
     assert_eq!(ErrorEnvelope::from(boxed).to_json_string(), BUSY_JSON);
     let counted = ToolError::Counted(Rc::new(LoadError::Busy));
-    assert_eq!(counted.to_tool_result("call_3").content, BUSY_JSON);
+    assert_eq!(counted.to_tool_result_json("call_3").content, BUSY_JSON);
 }
 
 thread_local! {
@@ -244,13 +244,13 @@ fn a_display_impl_runs_once_per_conversion() {
     };
     assert_eq!(runs(|| drop(long().to_envelope())), 1);
     assert_eq!(runs(|| drop(long().into_envelope())), 1);
-    assert_eq!(runs(|| drop(long().to_tool_result("call_1"))), 1);
+    assert_eq!(runs(|| drop(long().to_tool_result_json("call_1"))), 1);
     assert_eq!(runs(|| drop(long().to_json_string())), 1);
     // The MCP result carries the envelope twice (text and structured) but
     // formats it once.
     assert_eq!(runs(|| drop(long().to_mcp_result())), 1);
     assert_eq!(runs(|| drop(Templated::Shown.to_envelope())), 1);
-    assert_eq!(runs(|| drop(Templated::Shown.to_tool_result("call_2"))), 1);
+    assert_eq!(runs(|| drop(Templated::Shown.to_tool_result_json("call_2"))), 1);
     assert_eq!(
         Templated::Shown.to_envelope().message,
         "the row changed under the caller"

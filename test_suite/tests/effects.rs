@@ -121,7 +121,7 @@ fn correlation_ids_reach_every_renderer() {
     let busy = StoreError::Busy { request: 4711 };
     let expected = r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","retry_after_ms":500,"code":"BUSY","category":"Technical","retryable":true,"correlation_id":"4711"}"#;
     assert_eq!(busy.to_json_string(), expected);
-    assert_eq!(busy.to_tool_result("call_1").content, expected);
+    assert_eq!(busy.to_tool_result_json("call_1").content, expected);
     assert_eq!(
         busy.to_mcp_result()["structuredContent"]["correlation_id"],
         "4711"

@@ -140,7 +140,7 @@ fn to_mcp_result_of_a_derived_type() {
 #[test]
 fn tool_results_of_a_derived_type() {
     assert_eq!(
-        missing().to_tool_result("call_9"),
+        missing().to_tool_result_json("call_9"),
         ToolResult {
             tool_call_id: "call_9".into(),
             content: MISSING_JSON.into(),
@@ -149,7 +149,7 @@ fn tool_results_of_a_derived_type() {
         }
     );
     assert_eq!(
-        missing().into_envelope().to_tool_result_text("call_9"),
+        missing().into_envelope().to_tool_result("call_9"),
         ToolResult {
             tool_call_id: "call_9".into(),
             content: "OBJECT_NOT_FOUND (MISSING): no table EMPLOYES\n\

@@ -886,7 +886,7 @@ mod code_mode_port {
             assert!(secrets.iter().any(|s| display.contains(s)), "{display}");
             // Each rendering is what it should be (so an empty or `null`
             // one cannot pass the leak check below), then leak-free.
-            let result = error.to_tool_result("call_1");
+            let result = error.to_tool_result_json("call_1");
             assert_eq!(
                 serde_json::to_value(&result).unwrap(),
                 serde_json::json!({
@@ -1094,7 +1094,7 @@ mod chat {
         assert_eq!(names, catalog_names::<E>());
         let mut categories = BTreeSet::new();
         for (error, expected) in &cases {
-            let result = error.to_tool_result("call_1");
+            let result = error.to_tool_result_json("call_1");
             assert_eq!(wire(&result), *expected);
             assert_eq!(result.error_category, Some(error.user_category()));
             categories.insert(error.user_category());
@@ -1191,7 +1191,7 @@ mod quickstart_example {
         assert_eq!(examples.len(), expected.len());
         for ((_, error), json) in examples.iter().zip(expected) {
             assert_eq!(ErrorEnvelope::from(error).to_json_string(), json);
-            let result = error.to_tool_result("call_1");
+            let result = error.to_tool_result_json("call_1");
             assert_eq!(result.content, json);
             assert!(!result.content.contains("hunter2"));
             let mcp = error.to_mcp_result();

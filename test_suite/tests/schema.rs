@@ -161,9 +161,9 @@ fn tool_results_match_the_tool_result_schema() {
     let error = CatalogError::Busy {
         retry_after_ms: 1500,
     }
-    .to_tool_result("call_7");
+    .to_tool_result_json("call_7");
     let success = ToolResult::success("call_8", "3 tables");
-    let text = real_envelopes()[0].to_tool_result_text("call_9");
+    let text = real_envelopes()[0].to_tool_result("call_9");
     assert_eq!(
         serde_json::to_string(&success).unwrap(),
         r#"{"tool_call_id":"call_8","content":"3 tables","is_error":false,"error_category":null}"#

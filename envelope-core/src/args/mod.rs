@@ -58,6 +58,7 @@
 //! finds itself ("`days` must be from 1 to 14"), so every argument failure
 //! of a server reads alike.
 
+mod correct;
 pub(crate) mod from_serde;
 
 #[cfg(feature = "jsonschema")]
@@ -130,8 +131,10 @@ const MAX_KEY_CHARS: usize = 64;
 /// The `INVALID_ARGUMENTS` envelope, with `argument_errors` holding one
 /// [`ArgumentError`], when `arguments` does not deserialize into `T`.
 pub fn parse<T: DeserializeOwned>(arguments: Value) -> Result<T, ErrorEnvelope> {
-    serde_path_to_error::deserialize(&arguments)
-        .map_err(|error| invalid_arguments(vec![from_serde::problem::<T>(&error, &arguments)]))
+    serde_path_to_error::deserialize(&arguments).map_err(|error| {
+        let envelope = invalid_arguments(vec![from_serde::problem::<T>(&error, &arguments)]);
+        correct::offer::<T>(envelope, &arguments)
+    })
 }
 
 /// Parses a tool's JSON arguments into `T`, or returns the
@@ -188,7 +191,7 @@ where
     };
     let first = from_serde::problem::<T>(&error, &arguments);
     let (problems, omitted) = with_schema::<T>(&arguments, first, |_| None);
-    Err(summarize(problems, omitted))
+    Err(correct::offer::<T>(summarize(problems, omitted), &arguments))
 }
 
 /// serde's `first` problem in `arguments`, merged with every problem `T`'s

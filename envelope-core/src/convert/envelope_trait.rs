@@ -37,7 +37,7 @@ use crate::render::problem::ProblemDetails;
 /// |---|---|
 /// | the envelope | [`to_envelope`](Envelope::to_envelope) / [`into_envelope`](Envelope::into_envelope) (or `ErrorEnvelope::from(error)` for a derived type) |
 /// | its JSON text | [`to_json_string`](Envelope::to_json_string) |
-/// | the LLM tool result | [`to_tool_result`](Envelope::to_tool_result), [`to_tool_result_text`](Envelope::to_tool_result_text); the provider shapes are methods of [`ToolResult`] |
+/// | the LLM tool result | [`to_tool_result`](Envelope::to_tool_result), [`to_tool_result_json`](Envelope::to_tool_result_json); the provider shapes are methods of [`ToolResult`] |
 /// | the MCP `CallToolResult` JSON | [`to_mcp_result`](Envelope::to_mcp_result) |
 /// | rmcp's `CallToolResult` (feature `rmcp`) | `CallToolResult::from(error)` |
 /// | RFC 9457 problem details (feature `http`) | [`to_problem_details`](Envelope::to_problem_details); the HTTP response is `problem::http_response`, axum's `IntoResponse` (feature `axum`) |
@@ -86,29 +86,34 @@ pub trait Envelope {
     }
 
     /// The LLM tool result for the tool call `tool_call_id`, in the shape of
-    /// `multi-llm`'s `ToolResult`: `content` is the envelope's compact JSON,
-    /// `is_error` the envelope's flag, `error_category` its category (the
-    /// class's default when it has none).
+    /// `multi-llm`'s `ToolResult`: `content` is the text a model reads (the
+    /// envelope's `Display`: what to do first, then the class, message and
+    /// the rest, one per line), `is_error` the envelope's flag,
+    /// `error_category` its category (the class's default when it has
+    /// none). The recovery benchmark (`scripts/recovery/`) measured this
+    /// text against the envelope's JSON with a real model; the JSON is
+    /// [`to_tool_result_json`](Envelope::to_tool_result_json).
     ///
     /// Takes the id as `&str`, not `impl Into<String>`, so the method can
     /// be called on a trait object.
     fn to_tool_result(&self, tool_call_id: &str) -> ToolResult {
         let envelope = self.to_envelope();
-        ToolResult::failure(tool_call_id, &envelope, envelope.json_string())
+        ToolResult::failure(tool_call_id, &envelope, envelope.to_string())
     }
 
     /// Like [`to_tool_result`](Envelope::to_tool_result), but `content` is
-    /// the envelope's text form (its `Display`), for models that follow
-    /// prose better than JSON.
-    fn to_tool_result_text(&self, tool_call_id: &str) -> ToolResult {
+    /// the envelope's compact JSON, the seed's form, for a client that
+    /// parses the content.
+    fn to_tool_result_json(&self, tool_call_id: &str) -> ToolResult {
         let envelope = self.to_envelope();
-        ToolResult::failure(tool_call_id, &envelope, envelope.to_string())
+        ToolResult::failure(tool_call_id, &envelope, envelope.json_string())
     }
 
     /// The MCP `tools/call` result for the failed call, as JSON:
     ///
     /// ```json
-    /// {"content":[{"type":"text","text":"<envelope JSON>"}],
+    /// {"content":[{"type":"text","text":"<the text a model reads>"},
+    ///             {"type":"text","text":"<envelope JSON>"}],
     ///  "structuredContent":{<envelope>},
     ///  "isError":true,
     ///  "resultType":"complete"}
@@ -117,7 +122,9 @@ pub trait Envelope {
     /// The MCP specification (2025-06-18 and later) asks tools to report
     /// failures the model can act on as results with `isError: true`
     /// rather than as JSON-RPC errors, and to repeat structured content as
-    /// text for clients that only read `content`; both are done here.
+    /// text for clients that only read `content`; both are done here. The
+    /// first text block is what a model reads (see
+    /// [`to_tool_result`](Envelope::to_tool_result)), the second the JSON.
     /// `isError` is the envelope's own flag. The 2026-07-28 schema requires
     /// `resultType` on every result (SEP-2322); a finished tool call is
     /// `"complete"`.
@@ -177,11 +184,11 @@ impl Envelope for ErrorEnvelope {
     }
 
     fn to_tool_result(&self, tool_call_id: &str) -> ToolResult {
-        ToolResult::failure(tool_call_id, self, self.json_string())
+        ToolResult::failure(tool_call_id, self, self.to_string())
     }
 
-    fn to_tool_result_text(&self, tool_call_id: &str) -> ToolResult {
-        ToolResult::failure(tool_call_id, self, self.to_string())
+    fn to_tool_result_json(&self, tool_call_id: &str) -> ToolResult {
+        ToolResult::failure(tool_call_id, self, self.json_string())
     }
 
     fn to_mcp_result(&self) -> Value {
@@ -221,8 +228,8 @@ macro_rules! forward_by_ref {
             (**self).to_tool_result(tool_call_id)
         }
 
-        fn to_tool_result_text(&self, tool_call_id: &str) -> ToolResult {
-            (**self).to_tool_result_text(tool_call_id)
+        fn to_tool_result_json(&self, tool_call_id: &str) -> ToolResult {
+            (**self).to_tool_result_json(tool_call_id)
         }
 
         fn to_mcp_result(&self) -> Value {

@@ -1,7 +1,6 @@
 //! [`next_move`]: one decision from a failure and what the host knows
 //! about the tool.
 
-use std::fmt::Write as _;
 use std::time::Duration;
 
 use crate::call::CallBehaviour;
@@ -11,7 +10,8 @@ use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
 use crate::model::retry::RetryInputs;
 
-use super::bound::{MAX_ITEMS, MAX_MODEL_TEXT_CHARS, MAX_NAME_CHARS, MAX_STEP_CHARS, cut, cut_to};
+use super::bound::{MAX_MODEL_TEXT_CHARS, cut_to};
+use crate::render::text::{self, Lead};
 
 /// What an agent host does after a failed tool call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +68,7 @@ pub(super) enum Decision {
     Move(NextMove),
 }
 
-/// Rules 1 to 7 of [`next_move`](crate::host::next_move), before the policy.
+/// Rules 1 to 8 of [`next_move`](crate::host::next_move), before the policy.
 pub(super) fn decide(envelope: &ErrorEnvelope, tool: CallBehaviour) -> Decision {
     let class = envelope.error_class;
     let owner = class.owner();
@@ -101,6 +101,13 @@ pub(super) fn decide(envelope: &ErrorEnvelope, tool: CallBehaviour) -> Decision 
         return Decision::Repeat {
             hint: envelope.retry_after_ms.map(Duration::from_millis),
         };
+    } else if let Some(tool) = envelope
+        .suggested_tool
+        .as_ref()
+        .filter(|_| envelope.effect != Effect::Nothing)
+    {
+        // The tool to check with whether the call took effect.
+        NextMove::CallTool { tool: tool.clone() }
     } else if caller && class != ErrorClass::Cancelled {
         NextMove::FixArguments {
             problems: envelope.argument_errors.clone(),
@@ -129,117 +136,53 @@ fn repeat_is_safe(envelope: &ErrorEnvelope, tool: CallBehaviour) -> bool {
         .retryable(effect)
 }
 
-/// The text to show the model for `envelope` and the host's `next` move,
-/// one paragraph: the class and message, what the host did or wants the
-/// model to do, and the failure's first next step when the model is to act
-/// on it (none for a repeat or a postponed call, which the host handles;
-/// for a stop the step that says to check a call that may have taken
-/// effect and the first other step that does not ask for a retry). For
-/// example:
+/// The text to show the model for `envelope` and the host's `next` move:
+/// the envelope's text (its `Display`, the text a server of this crate
+/// sends) with the move as its first sentence, an instruction to the
+/// model. For example:
 ///
 /// ```text
-/// OBJECT_NOT_FOUND: table EMPLOYES does not exist. Did you mean: EMPLOYEES? Call the tool again with one of these.
-/// TIMEOUT: the operation timed out. The host repeats the same call in 2000 ms.
+/// Did you mean "EMPLOYEES"? Call again with that name in place of the one you sent.
+/// OBJECT_NOT_FOUND: table EMPLOYES does not exist
 /// ```
 ///
-/// Each part is cut to the host's bounds ([`MAX_TEXT_CHARS`](crate::host::MAX_TEXT_CHARS) for the
-/// message, [`MAX_STEP_CHARS`] for a step or an argument problem,
-/// [`MAX_NAME_CHARS`] for a name, five problems, [`MAX_ITEMS`] names), and
-/// the whole to [`MAX_MODEL_TEXT_CHARS`] characters, whatever the envelope
-/// holds.
+/// ```text
+/// Wait 2000 ms, then repeat the same call unchanged.
+/// TIMEOUT: the operation timed out
+/// ```
+///
+/// The envelope's parts are bounded as the host reads them (see
+/// [`read_tool_result`](crate::host::read_tool_result)); the whole is cut
+/// to [`MAX_MODEL_TEXT_CHARS`] characters.
 #[must_use]
 pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
-    let mut text = format!("{}: {}", envelope.error_class, cut(&envelope.message));
-    if !text.ends_with(['.', '!', '?']) {
-        text.push('.');
-    }
-    match next {
+    let wait;
+    let lead = match next {
         NextMove::Repeat { after } => {
-            let _ = write!(
-                text,
-                " The host repeats the same call in {} ms.",
-                after.as_millis()
-            );
+            Lead::Wait(u64::try_from(after.as_millis()).unwrap_or(u64::MAX))
         }
         NextMove::Postpone { asked } => {
-            let _ = write!(
-                text,
-                " It may pass after {}, longer than the host waits: do not repeat the call now; tell the user when it can be tried again, or go on without it.",
-                human(*asked)
-            );
+            wait = human(*asked);
+            Lead::Postpone(&wait)
         }
-        NextMove::FixArguments { problems } => {
-            // The problems the message does not already list.
-            for problem in problems.iter().take(5) {
-                let line = cut_to(&problem.to_string(), MAX_STEP_CHARS);
-                if !text.contains(&line) {
-                    let _ = write!(text, " {line}.");
-                }
-            }
-            text.push_str(" Change the call, then make it again.");
+        NextMove::FixArguments { .. } => match Lead::of(envelope) {
+            lead @ (Lead::CallWith(_) | Lead::FixArguments) => lead,
+            _ => Lead::Class,
+        },
+        NextMove::CallTool { tool } if envelope.effect != Effect::Nothing && !caller(envelope) => {
+            Lead::Check(Some(tool))
         }
-        NextMove::CallTool { tool } => {
-            let _ = write!(text, " Call {} first.", cut_to(tool, MAX_NAME_CHARS));
-        }
-        NextMove::PickNearMiss { names } => {
-            let _ = write!(
-                text,
-                " Did you mean: {}? Call the tool again with one of these.",
-                names
-                    .iter()
-                    .take(MAX_ITEMS)
-                    .map(|name| cut_to(name, MAX_NAME_CHARS))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }
-        NextMove::AskUser => {
-            text.push_str(" Ask the user to resolve this; do not repeat the call.")
-        }
-        NextMove::Stop => {
-            text.push_str(" Do not repeat the call; report the failure");
-            if let Some(id) = &envelope.correlation_id {
-                let _ = write!(text, " (correlation id {})", cut_to(id, MAX_NAME_CHARS));
-            }
-            text.push('.');
-        }
-    }
-    // The failure's own steps, when they are for the model: none for a
-    // repeat (the host makes it); for a stop the check of a call that may
-    // have taken effect and the first step that neither checks nor asks for
-    // a repeat (a SEP-3313 `agentGuidance` such as "ask an administrator");
-    // else the first step.
-    let steps: Vec<&String> = match next {
-        NextMove::Repeat { .. } | NextMove::Postpone { .. } => Vec::new(),
-        NextMove::Stop => {
-            let check = envelope
-                .next_steps
-                .iter()
-                .find(|step| Effect::is_check_step(step));
-            let other = envelope
-                .next_steps
-                .iter()
-                .find(|step| !Effect::is_check_step(step) && !asks_to_repeat(step));
-            check.into_iter().chain(other).collect()
-        }
-        _ => envelope.next_steps.first().into_iter().collect(),
+        NextMove::CallTool { tool } => Lead::CallTool(tool),
+        NextMove::PickNearMiss { names } => Lead::NearMiss(names),
+        NextMove::AskUser => Lead::AskUser,
+        NextMove::Stop => Lead::Stop,
     };
-    for step in steps {
-        let step = cut_to(step, MAX_STEP_CHARS);
-        if !text.contains(step.as_str()) {
-            let _ = write!(text, " Hint: {step}.");
-        }
-    }
-    cut_to(&text, MAX_MODEL_TEXT_CHARS)
+    cut_to(&text::to_string(envelope, &lead), MAX_MODEL_TEXT_CHARS)
 }
 
-/// Whether a next step asks for the call again (`retry`, `repeat`, `try
-/// again`): not for a host that stops.
-fn asks_to_repeat(step: &str) -> bool {
-    let step = step.to_ascii_lowercase();
-    ["retry", "repeat", "try again", "call again"]
-        .iter()
-        .any(|words| step.contains(words))
+/// Whether the caller owns the envelope's class.
+fn caller(envelope: &ErrorEnvelope) -> bool {
+    envelope.error_class.owner() == Owner::Caller
 }
 
 /// A wait as a person says it, rounded down: `900 ms`, `45 s`, `12 min`,

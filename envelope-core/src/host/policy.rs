@@ -298,10 +298,13 @@ impl Retries {
 ///    [`NextMove::Repeat`] after the failure's hint, else the backoff; a
 ///    hint beyond the policy's longest wait is [`NextMove::Postpone`];
 ///    past the repeats, [`NextMove::Stop`];
-/// 6. any other caller-owned class but `CANCELLED` (a missing object, a
+/// 6. a `suggested_tool` of a failure that may have taken effect (effect
+///    `unknown` or `partial`) and cannot be repeated: [`NextMove::CallTool`],
+///    the tool that tells whether it did;
+/// 7. any other caller-owned class but `CANCELLED` (a missing object, a
 ///    conflict, an unsupported call): [`NextMove::FixArguments`], with the
 ///    problems it names (usually none);
-/// 7. otherwise (a server fault, a repeat that is not safe, a class this
+/// 8. otherwise (a server fault, a repeat that is not safe, a class this
 ///    crate does not know): [`NextMove::Stop`].
 ///
 /// A `retryable` envelope may be repeated: its writer applied the retry

@@ -12,6 +12,11 @@ use crate::model::lenient::null_as_default;
 /// problems (`args`, the derive's `argument(...)`), in a tool call's words.
 pub(crate) const FIX_STEP: &str = "fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument";
 
+/// The `details` key of the corrected arguments of an `INVALID_ARGUMENTS`
+/// envelope: what the caller sent with every problem fixed, when each fix
+/// follows from what was sent (see `args`' `correct.rs`).
+pub(crate) const CORRECTED_ARGUMENTS: &str = "corrected_arguments";
+
 /// [`FIX_STEP`] in HTTP's words, for a problem details body: a request,
 /// not a tool call, and no `inputSchema`.
 #[allow(dead_code)] // read by the `http` feature's renderer

@@ -58,8 +58,9 @@ impl fmt::Display for Owner {
 /// class: its variant and wire name, then owner, whether the condition
 /// lifts by itself (`retryable`), default category, HTTP status, default
 /// effect, SEP-3313 tool-failure class, the operator log's level, the
-/// problem details title, the generic message and, for some, the next step
-/// the library mappings give.
+/// problem details title, what the model should do when the envelope says
+/// nothing more precise (`act`, the text's lead), the generic message and,
+/// for some, the next step the library mappings give.
 macro_rules! classes {
     (
         $(#[$enum_attr:meta])*
@@ -70,7 +71,7 @@ macro_rules! classes {
                 owner: $owner:ident, retryable: $retryable:ident, category: $category:ident,
                 http: $http:literal, effect: $effect:ident,
                 tool_failure: $tool_failure:literal, log: $log:ident, title: $title:literal,
-                message: $message:literal, $(step: $step:literal,)?
+                act: $act:literal, message: $message:literal, $(step: $step:literal,)?
             }
         )*
     ) => {
@@ -214,6 +215,15 @@ macro_rules! classes {
                 match self { $($name::$variant => $title,)* }
             }
 
+            /// What a model reading a failure of this class should do when
+            /// the envelope says nothing more precise (no corrected
+            /// arguments, repeat, check or tool to call): the lead of the
+            /// text a model reads, in the imperative.
+            #[must_use]
+            pub(crate) const fn act(self) -> &'static str {
+                match self { $($name::$variant => $act,)* }
+            }
+
             /// The next step the library mappings give a failure of this
             /// class that carries nothing better (`Busy`: wait the retry
             /// hint, then repeat), if the class has one.
@@ -275,6 +285,7 @@ classes! {
     InvalidArguments = "INVALID_ARGUMENTS" {
         owner: Caller, retryable: no, category: Validation, http: 400, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Invalid arguments",
+        act: "Fix the arguments, then call this tool again.",
         message: "the arguments are invalid",
     }
 
@@ -282,6 +293,7 @@ classes! {
     SyntaxError = "SYNTAX_ERROR" {
         owner: Caller, retryable: no, category: Validation, http: 400, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Syntax error",
+        act: "Correct the query or script, then call this tool again.",
         message: "the request does not parse",
     }
 
@@ -298,6 +310,7 @@ classes! {
     RuntimeError = "RUNTIME_ERROR" {
         owner: Caller, retryable: no, category: Validation, http: 422, effect: Unknown,
         tool_failure: "capability", log: Info, title: "Runtime error",
+        act: "Fix the script, then run it again; statements before the failing one may have run.",
         message: "the script failed while it ran",
     }
 
@@ -306,6 +319,7 @@ classes! {
     ObjectNotFound = "OBJECT_NOT_FOUND" {
         owner: Caller, retryable: no, category: NotFound, http: 404, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Object not found",
+        act: "Do not repeat this call unchanged: use a name that exists.",
         message: "the requested object does not exist",
     }
 
@@ -313,6 +327,7 @@ classes! {
     AlreadyExists = "ALREADY_EXISTS" {
         owner: Caller, retryable: no, category: Duplicate, http: 409, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Already exists",
+        act: "Do not create it again: it already exists, so use the existing one.",
         message: "the object already exists",
     }
 
@@ -321,6 +336,7 @@ classes! {
     PreconditionFailed = "PRECONDITION_FAILED" {
         owner: Caller, retryable: no, category: WorkflowDependency, http: 412, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Precondition failed",
+        act: "Do the missing earlier step first, then make this call again.",
         message: "a required earlier step is missing",
     }
 
@@ -329,6 +345,7 @@ classes! {
     Conflict = "CONFLICT" {
         owner: Caller, retryable: no, category: WorkflowDependency, http: 409, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Conflict",
+        act: "Read the current state again, then make the call based on it.",
         message: "the state changed; read it again before retrying",
     }
 
@@ -339,6 +356,7 @@ classes! {
     Unauthenticated = "UNAUTHENTICATED" {
         owner: Caller, retryable: no, category: WorkflowDependency, http: 401, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Unauthenticated",
+        act: "Do not repeat this call: ask the user to sign in again.",
         message: "authentication is required",
     }
 
@@ -352,6 +370,7 @@ classes! {
     InteractionRequired = "INTERACTION_REQUIRED" {
         owner: User, retryable: no, category: WorkflowDependency, http: 403, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Interaction required",
+        act: "Do not repeat this call: ask the user to do what is needed.",
         message: "a person must act before this call can succeed; tell the user",
     }
 
@@ -364,6 +383,7 @@ classes! {
     InsufficientPrivilege = "INSUFFICIENT_PRIVILEGE" {
         owner: Caller, retryable: no, category: WorkflowDependency, http: 403, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Insufficient privilege",
+        act: "Do not repeat this call: it is not permitted. Tell the user, or ask them for access.",
         message: "the caller lacks the privilege for this operation",
     }
 
@@ -371,6 +391,7 @@ classes! {
     PolicyDenied = "POLICY_DENIED" {
         owner: Caller, retryable: no, category: Validation, http: 403, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Denied by policy",
+        act: "Do not repeat this call: a policy forbids it. Tell the user.",
         message: "a policy refused the request",
     }
 
@@ -378,6 +399,7 @@ classes! {
     Unsupported = "UNSUPPORTED" {
         owner: Caller, retryable: no, category: Validation, http: 501, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Unsupported",
+        act: "Do not repeat this call unchanged: use a supported option or another tool.",
         message: "the operation is not supported",
     }
 
@@ -403,6 +425,7 @@ classes! {
     RateLimited = "RATE_LIMITED" {
         owner: Caller, retryable: yes, category: Technical, http: 429, effect: Nothing,
         tool_failure: "reliability", log: Info, title: "Rate limited",
+        act: "Wait, then repeat the same call unchanged.",
         message: "the rate limit was exceeded; wait for the retry hint, then retry the same call",
     }
 
@@ -417,6 +440,7 @@ classes! {
     QuotaExceeded = "QUOTA_EXCEEDED" {
         owner: Caller, retryable: no, category: Technical, http: 429, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Quota exceeded",
+        act: "Do not repeat this call: the quota is used up. Tell the user.",
         message: "a quota is used up; retrying will not help until it resets or is raised",
     }
 
@@ -432,6 +456,7 @@ classes! {
     Busy = "BUSY" {
         owner: Server, retryable: yes, category: Technical, http: 503, effect: Nothing,
         tool_failure: "reliability", log: Warn, title: "Server busy",
+        act: "Wait, then repeat the same call unchanged.",
         message: "the server is busy; retry the same call later",
         step: "wait retry_after_ms milliseconds, then repeat the same call",
     }
@@ -440,6 +465,7 @@ classes! {
     Timeout = "TIMEOUT" {
         owner: Server, retryable: yes, category: Technical, http: 504, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Timeout",
+        act: "Do not repeat this call now. Tell the user it failed.",
         message: "the operation timed out; it may succeed if retried",
     }
 
@@ -447,6 +473,7 @@ classes! {
     Transient = "TRANSIENT" {
         owner: Server, retryable: yes, category: Technical, http: 503, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Temporary failure",
+        act: "Do not repeat this call now. Tell the user it failed.",
         message: "a temporary failure occurred; retry the same call",
     }
 
@@ -454,6 +481,7 @@ classes! {
     ConnectionFailed = "CONNECTION_FAILED" {
         owner: Server, retryable: yes, category: Technical, http: 502, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Connection failed",
+        act: "Do not repeat this call now. Tell the user it failed.",
         message: "the server could not reach a service it depends on",
     }
 
@@ -461,6 +489,7 @@ classes! {
     Cancelled = "CANCELLED" {
         owner: Caller, retryable: no, category: Technical, http: 499, effect: Unknown,
         tool_failure: "reliability", log: Info, title: "Cancelled",
+        act: "Do not repeat this call: it was cancelled. Ask the user whether to go on.",
         message: "the operation was cancelled",
     }
 
@@ -469,6 +498,7 @@ classes! {
     Internal = "INTERNAL" {
         owner: Server, retryable: no, category: Technical, http: 500, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Internal error",
+        act: "Do not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed.",
         message: "an internal error occurred; changing the call will not help",
     }
 
@@ -478,6 +508,7 @@ classes! {
     Unknown = "UNKNOWN" {
         owner: Server, retryable: no, category: Technical, http: 500, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Unknown error",
+        act: "Do not repeat this call. Tell the user it failed.",
         message: "an internal error occurred; changing the call will not help",
     }
 }

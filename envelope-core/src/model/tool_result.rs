@@ -60,7 +60,7 @@ impl ToolResult {
     /// default when it has none), `is_error` the envelope's own flag
     /// (`true` for every envelope this crate makes). Reached through
     /// [`Envelope::to_tool_result`](crate::Envelope::to_tool_result) and
-    /// [`Envelope::to_tool_result_text`](crate::Envelope::to_tool_result_text).
+    /// [`Envelope::to_tool_result_json`](crate::Envelope::to_tool_result_json).
     pub(crate) fn failure(tool_call_id: &str, envelope: &ErrorEnvelope, content: String) -> Self {
         ToolResult {
             tool_call_id: String::from(tool_call_id),

@@ -11,12 +11,22 @@ use serde_json::{Value, json};
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
 
-/// The JSON of `Envelope::to_mcp_result`, whose docs describe it. The text
-/// is serialized from the struct, not from the `Value`: a `Value` object's
-/// key order depends on serde_json's features.
+/// The texts of an error result's content blocks, in order: the text a
+/// model reads (the envelope's `Display`: what to do first), then the
+/// envelope's JSON, which the MCP specification asks a result with
+/// structured content to repeat as text, and which a client without
+/// `structuredContent` reads the envelope from. The JSON is serialized
+/// from the struct, not from a `Value`, whose key order depends on
+/// serde_json's features.
+pub(crate) fn texts(envelope: &ErrorEnvelope) -> [String; 2] {
+    [envelope.to_string(), envelope.json_string()]
+}
+
+/// The JSON of `Envelope::to_mcp_result`, whose docs describe it.
 pub(crate) fn call_tool_result(envelope: &ErrorEnvelope) -> Value {
+    let [text, json] = texts(envelope);
     json!({
-        "content": [{ "type": "text", "text": envelope.json_string() }],
+        "content": [{ "type": "text", "text": text }, { "type": "text", "text": json }],
         "structuredContent": envelope.to_json(),
         "isError": envelope.is_error,
         "resultType": "complete",

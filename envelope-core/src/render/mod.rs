@@ -10,6 +10,6 @@ pub(crate) mod mcp;
 #[cfg(feature = "http")]
 pub mod problem;
 mod provider;
-mod text;
+pub(crate) mod text;
 
 pub use catalog::{catalog_json, catalog_markdown};

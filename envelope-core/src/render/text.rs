@@ -1,59 +1,230 @@
-//! The prose form of an envelope: `ErrorEnvelope`'s `Display`.
+//! The text a model reads: `ErrorEnvelope`'s `Display`, which is the
+//! content of a tool result and the first text block of an MCP result;
+//! the host's `model_text` writes the same text with its own decision in
+//! the lead.
+//!
+//! Written for acting, not for logging. The principles, measured with a
+//! real model by the recovery benchmark (`scripts/recovery/`):
+//!
+//! - the first sentence says what to do next, in the imperative: the
+//!   corrected call, the fix, the wait, the check, the tool to call;
+//! - every argument problem is spelled out as its fix, and when the fix
+//!   follows from what was sent (a misspelled key, a number sent as a
+//!   string) the corrected arguments are given whole;
+//! - a call that is not safe to repeat says "Do not repeat this call";
+//! - a tool the model should call is named.
 
 use std::fmt;
 
+use serde_json::Value;
+
+use crate::model::argument_error::{ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP};
+use crate::model::class::Owner;
+use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
 
+/// What the model should do first: the lead sentence of the text.
+pub(crate) enum Lead<'a> {
+    /// Call the same tool again with these arguments.
+    CallWith(&'a Value),
+    /// Fix the arguments listed below.
+    FixArguments,
+    /// Wait this many milliseconds, then repeat the call unchanged.
+    Wait(u64),
+    /// Repeat the call unchanged now.
+    Repeat,
+    /// Do not repeat: the call may have taken effect; check, with this
+    /// tool when one is named.
+    Check(Option<&'a str>),
+    /// The class's own sentence, then call this tool.
+    CallTool(&'a str),
+    /// One of these names was meant.
+    NearMiss(&'a [String]),
+    /// Do not repeat now: it may pass after this wait, longer than the
+    /// host waits (a person-readable duration).
+    Postpone(&'a str),
+    /// A person must act.
+    AskUser,
+    /// Do not repeat; report the failure.
+    Stop,
+    /// The class's own sentence ([`ErrorClass::act`](crate::ErrorClass)).
+    Class,
+}
+
+impl<'a> Lead<'a> {
+    /// The lead the envelope itself calls for, first rule that applies:
+    /// corrected arguments, argument problems, a safe repeat (with its
+    /// wait), a check of a call that may have taken effect, a near miss of
+    /// a caller's mistake, a tool to call, else the class's sentence.
+    pub(crate) fn of(envelope: &'a ErrorEnvelope) -> Self {
+        let caller = envelope.error_class.owner() == Owner::Caller;
+        if let Some(arguments) = envelope.details.get(CORRECTED_ARGUMENTS) {
+            Lead::CallWith(arguments)
+        } else if !envelope.argument_errors.is_empty() {
+            Lead::FixArguments
+        } else if envelope.retryable {
+            envelope.retry_after_ms.map_or(Lead::Repeat, Lead::Wait)
+        } else if envelope.effect != Effect::Nothing && !caller {
+            Lead::Check(envelope.suggested_tool.as_deref())
+        } else if caller && !envelope.fuzzy_matches.is_empty() {
+            Lead::NearMiss(&envelope.fuzzy_matches)
+        } else if let Some(tool) = &envelope.suggested_tool {
+            Lead::CallTool(tool)
+        } else {
+            Lead::Class
+        }
+    }
+}
+
+/// Writes the text of `envelope` with `lead` first (see the module docs).
+pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &Lead<'_>) -> fmt::Result {
+    let act = envelope.error_class.act();
+    match lead {
+        Lead::CallWith(arguments) => {
+            write!(out, "Call this tool again with these arguments: {arguments}")?;
+        }
+        Lead::FixArguments => out.write_str("Fix these arguments, then call this tool again:")?,
+        Lead::Wait(ms) => write!(out, "Wait {ms} ms, then repeat the same call unchanged.")?,
+        Lead::Repeat => out.write_str("Repeat the same call unchanged; it may succeed now.")?,
+        Lead::Check(tool) => {
+            out.write_str("Do not repeat this call: it may already have taken effect.")?;
+            match tool {
+                Some(tool) => write!(out, " Call {tool} first to check whether it did.")?,
+                None => out.write_str(" Check whether it did before anything else.")?,
+            }
+        }
+        Lead::CallTool(tool) => write!(out, "{act} Call {tool} next.")?,
+        Lead::NearMiss(names) => {
+            out.write_str("Did you mean ")?;
+            names_list(out, names)?;
+            out.write_str("? Call again with that name in place of the one you sent.")?;
+        }
+        Lead::Postpone(wait) => write!(
+            out,
+            "Do not repeat this call now: it may pass after {wait}. Tell the user when it can be tried again, or go on without it."
+        )?,
+        Lead::AskUser => {
+            out.write_str("Do not repeat this call. Ask the user to resolve it.")?;
+        }
+        Lead::Stop => out.write_str("Do not repeat this call. Tell the user it failed.")?,
+        Lead::Class => out.write_str(act)?,
+    }
+    write!(out, "\n{}", envelope.error_class)?;
+    if let Some(code) = &envelope.code {
+        write!(out, " ({code})")?;
+    }
+    write!(out, ": {}", envelope.message)?;
+    for problem in &envelope.argument_errors {
+        out.write_str("\n- ")?;
+        fix(out, problem)?;
+    }
+    if !envelope.fuzzy_matches.is_empty() && !matches!(lead, Lead::NearMiss(_)) {
+        out.write_str("\nDid you mean: ")?;
+        names_list(out, &envelope.fuzzy_matches)?;
+    }
+    if let Some(tool) = &envelope.suggested_tool
+        && !matches!(lead, Lead::CallTool(_) | Lead::Check(Some(_)))
+    {
+        write!(out, "\nSuggested tool: {tool}")?;
+    }
+    // The steps the lead has not already said: not the argument fix (the
+    // problems are listed) nor the check (the lead says it).
+    for step in &envelope.next_steps {
+        if step != FIX_STEP && !Effect::is_check_step(step) {
+            write!(out, "\nNext step: {step}")?;
+        }
+    }
+    if let Some(ms) = envelope.retry_after_ms
+        && !matches!(lead, Lead::Wait(_))
+    {
+        write!(out, "\nRetry after: {ms} ms")?;
+    }
+    for (key, value) in &envelope.details {
+        match value {
+            _ if key == CORRECTED_ARGUMENTS => {}
+            Value::String(text) => write!(out, "\n{key}: {text}")?,
+            other => write!(out, "\n{key}: {other}")?,
+        }
+    }
+    if let Some(code) = envelope.ora_code {
+        write!(out, "\nBackend error code: {code}")?;
+    }
+    if let Some(id) = &envelope.correlation_id {
+        write!(out, "\nCorrelation id: {id}")?;
+    }
+    if let Some(url) = &envelope.help_url {
+        write!(out, "\nHelp: {url}")?;
+    }
+    Ok(())
+}
+
+/// One argument problem as its fix.
+fn fix(out: &mut impl fmt::Write, problem: &ArgumentError) -> fmt::Result {
+    let path = if problem.path.is_empty() {
+        "the arguments value"
+    } else {
+        problem.path.as_str()
+    };
+    match (problem.kind, problem.suggestions.first()) {
+        (ArgumentErrorKind::Missing, _) => {
+            write!(out, "{path} is missing: add it")?;
+            if let Some(expected) = &problem.expected {
+                write!(out, " ({expected})")?;
+            }
+            Ok(())
+        }
+        (ArgumentErrorKind::UnknownField, Some(name)) => write!(
+            out,
+            "{path} is not an argument of this tool: rename it to {}",
+            Value::from(name.as_str())
+        ),
+        (ArgumentErrorKind::UnknownField, None) => {
+            write!(out, "{path} is not an argument of this tool: remove it")
+        }
+        _ => write!(out, "{problem}"),
+    }
+}
+
+/// `"A", "B" or "C"`, each name as a JSON string.
+fn names_list(out: &mut impl fmt::Write, names: &[String]) -> fmt::Result {
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.write_str(if i + 1 == names.len() { " or " } else { ", " })?;
+        }
+        write!(out, "{}", Value::from(name.as_str()))?;
+    }
+    Ok(())
+}
+
 impl fmt::Display for ErrorEnvelope {
-    /// A compact text form for models that read prose better than JSON:
+    /// The text a model reads: what to do first, then the class, code and
+    /// message, each argument problem as its fix, the near misses, the
+    /// suggested tool, the next steps, the retry hint, the details, the
+    /// backend code, the correlation id and the help URL, each on a line
+    /// of its own and only when set (see the module docs of
+    /// `render::text`). For example:
     ///
     /// ```text
-    /// OBJECT_NOT_FOUND (TABLE_MISSING): object EMPLOYES does not exist
-    /// did you mean: EMPLOYEES, EMPLOYEE
-    /// suggested tool: schema_inspect
-    /// next step: check the spelling
-    /// retry after: 250 ms
+    /// Call this tool again with these arguments: {"id":"n-17"}
+    /// INVALID_ARGUMENTS: 2 problems in the arguments: /id is missing; /note_id is not a known field (did you mean "id"?)
+    /// - /id is missing: add it
+    /// - /note_id is not an argument of this tool: rename it to "id"
     /// ```
     ///
-    /// The first line is always there; each further line only when its field
-    /// is set, in the order shown, followed by `ora code`, `help` and one
-    /// `key: value` line per detail.
+    /// ```text
+    /// Do not repeat this call: it may already have taken effect. Call list_orders first to check whether it did.
+    /// TIMEOUT (ORDER_TIMEOUT): the order service did not answer in time
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.error_class.as_str())?;
-        if let Some(code) = &self.code {
-            write!(f, " ({code})")?;
-        }
-        write!(f, ": {}", self.message)?;
-        if !self.fuzzy_matches.is_empty() {
-            f.write_str("\ndid you mean: ")?;
-            for (i, name) in self.fuzzy_matches.iter().enumerate() {
-                if i > 0 {
-                    f.write_str(", ")?;
-                }
-                f.write_str(name)?;
-            }
-        }
-        if let Some(tool) = &self.suggested_tool {
-            write!(f, "\nsuggested tool: {tool}")?;
-        }
-        for step in &self.next_steps {
-            write!(f, "\nnext step: {step}")?;
-        }
-        if let Some(ms) = self.retry_after_ms {
-            write!(f, "\nretry after: {ms} ms")?;
-        }
-        if let Some(code) = self.ora_code {
-            write!(f, "\nora code: {code}")?;
-        }
-        if let Some(url) = &self.help_url {
-            write!(f, "\nhelp: {url}")?;
-        }
-        for (key, value) in &self.details {
-            match value {
-                serde_json::Value::String(s) => write!(f, "\n{key}: {s}")?,
-                other => write!(f, "\n{key}: {other}")?,
-            }
-        }
-        Ok(())
+        write(f, self, &Lead::of(self))
     }
+}
+
+/// The text of `envelope` with `lead` first, as a string.
+#[allow(dead_code)] // read by the host
+pub(crate) fn to_string(envelope: &ErrorEnvelope, lead: &Lead<'_>) -> String {
+    let mut text = String::new();
+    // Writing to a `String` cannot fail.
+    let _ = write(&mut text, envelope, lead);
+    text
 }

@@ -104,9 +104,11 @@ impl IntoCallToolResult for ErrorEnvelope {
     }
 }
 
-/// The result with the envelope as text only: what a tool's `Err` becomes.
+/// The result with the envelope as text only, the text a model reads and
+/// the JSON (`render::mcp::texts`): what a tool's `Err` becomes.
 fn text_result(envelope: &ErrorEnvelope) -> CallToolResult {
-    let mut result = CallToolResult::error(vec![ContentBlock::text(envelope.json_string())]);
+    let blocks = crate::render::mcp::texts(envelope).map(ContentBlock::text);
+    let mut result = CallToolResult::error(blocks.into());
     result.is_error = Some(envelope.is_error);
     result
 }
