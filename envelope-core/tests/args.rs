@@ -200,6 +200,7 @@ fn whole_envelope_of_one_problem() {
             r#""message":"1 problem in the arguments: /limit must be an integer, got a string","#,
             r#""next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"#,
             r#""category":"Validation","#,
+            r#""details":{"corrected_arguments":{"limit":5,"table":"EMP"}},"#,
             r#""argument_errors":[{"path":"/limit","kind":"wrong_type","expected":"an integer","received":"string"}]}"#,
         )
     );
@@ -310,12 +311,11 @@ fn wrong_type_never_quotes_the_value() {
         args::parse::<Query>(json!({"table": "T", "limit": "sk-live-0123456789"})).unwrap_err();
     assert_eq!(
         envelope.to_json_string(),
-        r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"1 problem in the arguments: /limit must be an integer, got a string","next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":[{"path":"/limit","kind":"wrong_type","expected":"an integer","received":"string"}]}"#
+        "{\"isError\":true,\"error_class\":\"INVALID_ARGUMENTS\",\"message\":\"1 problem in the arguments: /limit must be an integer, got a string\",\"next_steps\":[\"fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument\"],\"category\":\"Validation\",\"argument_errors\":[{\"path\":\"/limit\",\"kind\":\"wrong_type\",\"expected\":\"an integer\",\"received\":\"string\"}]}"
     );
     assert_eq!(
         envelope.to_string(),
-        "INVALID_ARGUMENTS: 1 problem in the arguments: /limit must be an integer, got a string\n\
-         next step: fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"
+        "Fix these arguments, then call this tool again:\n- /limit must be an integer, got a string\nINVALID_ARGUMENTS"
     );
     assert!(
         !envelope.to_json_string().contains("sk-live"),
@@ -520,13 +520,17 @@ fn argument_errors_round_trip_and_read_leniently() {
 }
 
 #[test]
-fn display_of_the_envelope_carries_the_summary() {
+fn display_of_the_envelope_leads_with_the_fix() {
     let envelope = args::parse::<Query>(json!({"limit": 1})).unwrap_err();
     assert_eq!(
         envelope.to_string(),
-        format!(
-            "INVALID_ARGUMENTS: 1 problem in the arguments: /table is missing\nnext step: {NEXT_STEP}"
-        )
+        "Fix these arguments, then call this tool again:\n- /table is missing: add it\nINVALID_ARGUMENTS"
+    );
+    // A fix that follows from what was sent: the corrected arguments.
+    let envelope = args::parse::<Query>(json!({"table": "EMP", "limit": "5"})).unwrap_err();
+    assert_eq!(
+        envelope.to_string(),
+        "Call this tool again with these arguments: {\"limit\":5,\"table\":\"EMP\"}\n- /limit must be an integer, got a string\nINVALID_ARGUMENTS"
     );
 }
 
@@ -871,8 +875,8 @@ fn key() -> impl Strategy<Value = String> {
 }
 
 /// Parses `arguments` as `T` every way there is; an error is always an
-/// `INVALID_ARGUMENTS` envelope with at least one problem, and never
-/// carries a value that was sent.
+/// `INVALID_ARGUMENTS` envelope with at least one problem, and carries a
+/// value that was sent only in its corrected arguments, which `T` accepts.
 fn check<T>(arguments: &Value) -> Result<(), TestCaseError>
 where
     T: serde::de::DeserializeOwned + std::fmt::Debug,
@@ -885,9 +889,14 @@ where
         prop_assert!(!envelope.argument_errors.is_empty());
         prop_assert!(envelope.argument_errors.len() <= 20);
         let text = envelope.to_json_string();
-        // Values are never echoed (only keys can appear, in paths, and no
-        // key holds the mark).
-        prop_assert!(!text.contains(MARK), "{}", text);
+        let mut details = envelope.details.clone();
+        if let Some(corrected) = details.remove("corrected_arguments") {
+            prop_assert!(serde_json::from_value::<T>(corrected).is_ok());
+        }
+        // Values are never echoed but in the corrected arguments (only
+        // keys can appear, in paths, and no key holds the mark).
+        let elsewhere = format!("{} {:?} {:?}", envelope.message, envelope.argument_errors, details);
+        prop_assert!(!elsewhere.contains(MARK), "{}", text);
         let back: ErrorEnvelope = serde_json::from_str(&text).unwrap();
         prop_assert_eq!(back, envelope);
     }

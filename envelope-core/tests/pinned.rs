@@ -447,7 +447,10 @@ fn provided_renderers_of_a_hand_impl() {
 #[test]
 fn provided_to_mcp_result_of_a_hand_impl() {
     let expected = json!({
-        "content": [{"type": "text", "text": CREDITS_JSON}],
+        "content": [
+            {"type": "text", "text": "Do not repeat this call: the quota is used up. Tell the user.\nQUOTA_EXCEEDED (NO_CREDITS): 0 credits left\nNext step: ask the user to top up"},
+            {"type": "text", "text": CREDITS_JSON}
+        ],
         "structuredContent": {
             "isError": true,
             "error_class": "QUOTA_EXCEEDED",
@@ -515,11 +518,11 @@ fn missing_table() -> ErrorEnvelope {
 fn text_form_without_near_misses_is_one_line() {
     assert_eq!(
         missing_table().to_string(),
-        "OBJECT_NOT_FOUND: no table EMPLOYES"
+        "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND: no table EMPLOYES"
     );
     assert_eq!(
         missing_table().with_fuzzy_matches(Vec::new()).to_string(),
-        "OBJECT_NOT_FOUND: no table EMPLOYES"
+        "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND: no table EMPLOYES"
     );
 }
 
@@ -529,7 +532,7 @@ fn text_form_with_one_near_miss() {
         missing_table()
             .with_fuzzy_matches(vec!["EMPLOYEES".into()])
             .to_string(),
-        "OBJECT_NOT_FOUND: no table EMPLOYES\ndid you mean: EMPLOYEES"
+        "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES"
     );
 }
 
@@ -539,7 +542,7 @@ fn text_form_separates_near_misses_with_a_comma_and_space() {
         missing_table()
             .with_fuzzy_matches(vec!["EMPLOYEES".into(), "EMPLOYEE".into()])
             .to_string(),
-        "OBJECT_NOT_FOUND: no table EMPLOYES\ndid you mean: EMPLOYEES, EMPLOYEE"
+        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES"
     );
     assert_eq!(
         missing_table()
@@ -550,8 +553,7 @@ fn text_form_separates_near_misses_with_a_comma_and_space() {
                 "DEPLOYMENTS".into(),
             ])
             .to_string(),
-        "OBJECT_NOT_FOUND: no table EMPLOYES\n\
-         did you mean: EMPLOYEES, EMPLOYEE, EMPLOYERS, DEPLOYMENTS"
+        "Did you mean \"EMPLOYEES\", \"EMPLOYEE\", \"EMPLOYERS\" or \"DEPLOYMENTS\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES"
     );
 }
 
@@ -564,10 +566,7 @@ fn text_form_with_near_misses_and_more() {
         .with_next_step("check the spelling");
     assert_eq!(
         env.to_string(),
-        "OBJECT_NOT_FOUND (TABLE_MISSING): no table EMPLOYES\n\
-         did you mean: EMPLOYEES, EMPLOYEE\n\
-         suggested tool: schema_inspect\n\
-         next step: check the spelling"
+        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND (TABLE_MISSING): no table EMPLOYES\nSuggested tool: schema_inspect\nNext step: check the spelling"
     );
 }
 
@@ -585,14 +584,7 @@ fn text_form_of_details() {
         .with_detail("quoted", "say \"hi\"");
     assert_eq!(
         env.to_string(),
-        "POLICY_DENIED: refused\n\
-         admin: false\n\
-         attempts: 3\n\
-         limits: {\"rows\":10}\n\
-         none: null\n\
-         quoted: say \"hi\"\n\
-         tags: [\"a\",\"b\"]\n\
-         user: ada"
+        "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED: refused\nadmin: false\nattempts: 3\nlimits: {\"rows\":10}\nnone: null\nquoted: say \"hi\"\ntags: [\"a\",\"b\"]\nuser: ada"
     );
 }
 
@@ -603,9 +595,7 @@ fn text_form_of_a_timeout() {
         ErrorEnvelope::new(ErrorClass::Timeout, "slow")
             .with_retry_after_ms(500)
             .to_string(),
-        "TIMEOUT: slow\n\
-         next step: the call may have taken effect: check its result before repeating it\n\
-         retry after: 500 ms"
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: slow\nRetry after: 500 ms"
     );
 }
 
@@ -687,7 +677,7 @@ fn tool_results_of_an_envelope_without_category() {
         env.to_tool_result("call_2"),
         ToolResult {
             tool_call_id: "call_2".into(),
-            content: "ALREADY_EXISTS: taken".into(),
+            content: "Do not create it again: it already exists, so use the existing one.\nALREADY_EXISTS: taken".into(),
             is_error: true,
             error_category: Some(UserErrorCategory::Duplicate),
         }
@@ -718,7 +708,7 @@ fn error_text_keeps_is_error_false() {
         env.to_tool_result("call_1"),
         ToolResult {
             tool_call_id: "call_1".into(),
-            content: "BUSY: m".into(),
+            content: "Do not repeat this call now. Tell the user it failed.\nBUSY: m".into(),
             is_error: false,
             error_category: Some(UserErrorCategory::Technical),
         }
@@ -741,7 +731,7 @@ fn error_text_of_a_new_envelope() {
         env.to_tool_result("call_3"),
         ToolResult {
             tool_call_id: "call_3".into(),
-            content: "BUSY: pool full\nretry after: 250 ms".into(),
+            content: "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full".into(),
             is_error: true,
             error_category: Some(UserErrorCategory::Technical),
         }

@@ -189,6 +189,9 @@ fn mcp_result_as_json() {
         json!({
             "content": [{
                 "type": "text",
+                "text": "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: table or view EMPLOYES does not exist\nSuggested tool: oracle_schema_inspect\nBackend error code: 942",
+            }, {
+                "type": "text",
                 "text": r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table or view EMPLOYES does not exist","ora_code":942,"suggested_tool":"oracle_schema_inspect","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"category":"NotFound"}"#,
             }],
             "structuredContent": {
@@ -225,7 +228,10 @@ fn is_error_false_survives_every_renderer() {
     assert_eq!(Envelope::to_tool_result_json(&env, "call_1"), result);
     assert!(!env.to_tool_result("call_1").is_error);
     let mcp = json!({
-        "content": [{"type": "text", "text": json}],
+        "content": [
+            {"type": "text", "text": "Do not repeat this call now. Tell the user it failed.\nBUSY: m"},
+            {"type": "text", "text": json}
+        ],
         "structuredContent": {"isError": false, "error_class": "BUSY", "message": "m"},
         "isError": false,
         "resultType": "complete"
@@ -263,7 +269,7 @@ fn provider_shapes() {
     assert_eq!(
         text.to_gemini_part("run_job"),
         json!({"functionResponse": {"id": "toolu_01", "name": "run_job", "response": {
-            "error": "TIMEOUT: slow"
+            "error": "Repeat the same call unchanged; it may succeed now.\nTIMEOUT: slow"
         }}})
     );
 
@@ -292,22 +298,12 @@ fn text_form() {
     let env = every_field();
     assert_eq!(
         env.to_string(),
-        "PRECONDITION_FAILED (LEASE_REQUIRED): no lease held\n\
-         did you mean: lease_a\n\
-         suggested tool: acquire_lease\n\
-         next step: call acquire_lease\n\
-         next step: retry the statement\n\
-         retry after: 10 ms\n\
-         ora code: -1\n\
-         help: https://example.com/errors/lease\n\
-         attempt: 3\n\
-         session: s-1"
+        "Did you mean \"lease_a\"? Call again with that name in place of the one you sent.\nPRECONDITION_FAILED (LEASE_REQUIRED): no lease held\nSuggested tool: acquire_lease\nNext step: call acquire_lease\nNext step: retry the statement\nRetry after: 10 ms\nattempt: 3\nsession: s-1\nBackend error code: -1\nHelp: https://example.com/errors/lease"
     );
     let result = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_tool_result("c");
     assert_eq!(
         result.content,
-        "INTERNAL: boom
-next step: the call may have taken effect: check its result before repeating it"
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL: boom"
     );
     assert_eq!(result.error_category, Some(UserErrorCategory::Technical));
 }

@@ -146,7 +146,7 @@ fn object_not_found_renders_exactly() {
     assert_eq!(result.error_category, Some(UserErrorCategory::NotFound));
     assert_eq!(
         result.content,
-        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"object EMPLOYES does not exist","suggested_tool":"schema_inspect","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"next_steps":["check the spelling of EMPLOYES"],"code":"OBJECT_NOT_FOUND","category":"NotFound"}"#
+        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND (OBJECT_NOT_FOUND): object EMPLOYES does not exist\nSuggested tool: schema_inspect\nNext step: check the spelling of EMPLOYES"
     );
 }
 

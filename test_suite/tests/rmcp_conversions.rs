@@ -174,7 +174,7 @@ fn generic_and_lifetime_parameterized_types() {
         key: 7_u8,
         table: &table,
     };
-    let expected = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no 7 in users","code":"MISSING","category":"NotFound"}"#;
+    let expected = "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND (MISSING): no 7 in users";
     assert_eq!(
         CallToolResult::from(Lookup::Missing {
             key: 7_u8,

@@ -38,9 +38,11 @@ pub(crate) fn offer<T: DeserializeOwned>(envelope: ErrorEnvelope, arguments: &Va
     let fixed = corrected(arguments, &problems)
         .filter(|fixed| serde_json::from_value::<T>(fixed.clone()).is_ok())
         .filter(|fixed| fixed.to_string().len() <= MAX_CORRECTED_BYTES);
-    let envelope = envelope.with_argument_errors(problems);
+    // A paired rename is only a suggestion when the type took its result.
     match fixed {
-        Some(fixed) => envelope.with_detail(CORRECTED_ARGUMENTS, fixed),
+        Some(fixed) => envelope
+            .with_argument_errors(problems)
+            .with_detail(CORRECTED_ARGUMENTS, fixed),
         None => envelope,
     }
 }

@@ -29,10 +29,18 @@
 //!         r#""message":"1 problem in the arguments: /limit must be an integer, got a string","#,
 //!         r#""next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"#,
 //!         r#""category":"Validation","#,
+//!         r#""details":{"corrected_arguments":{"limit":5,"table":"EMP"}},"#,
 //!         r#""argument_errors":[{"path":"/limit","kind":"wrong_type","expected":"an integer","received":"string"}]}"#,
 //!     )
 //! );
 //! ```
+//!
+//! When every problem's fix follows from what was sent (a misspelled key,
+//! a number or a boolean sent as a string, an enum value with one near
+//! miss), the envelope's `details.corrected_arguments` holds the arguments
+//! with the fixes made, checked against the argument type (at most 1 KiB
+//! of JSON): the one place where a value the caller sent comes back, to
+//! the caller that sent it. The text a model reads leads with them.
 //!
 //! Three entry points, by what the argument type offers:
 //!

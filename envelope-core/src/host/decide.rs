@@ -175,6 +175,7 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
         NextMove::CallTool { tool } => Lead::CallTool(tool),
         NextMove::PickNearMiss { names } => Lead::NearMiss(names),
         NextMove::AskUser => Lead::AskUser,
+        NextMove::Stop if envelope.effect != Effect::Nothing => Lead::Check(None),
         NextMove::Stop => Lead::Stop,
     };
     cut_to(&text::to_string(envelope, &lead), MAX_MODEL_TEXT_CHARS)

@@ -425,7 +425,7 @@ classes! {
     RateLimited = "RATE_LIMITED" {
         owner: Caller, retryable: yes, category: Technical, http: 429, effect: Nothing,
         tool_failure: "reliability", log: Info, title: "Rate limited",
-        act: "Wait, then repeat the same call unchanged.",
+        act: "Do not repeat this call now. Tell the user it failed.",
         message: "the rate limit was exceeded; wait for the retry hint, then retry the same call",
     }
 
@@ -456,7 +456,7 @@ classes! {
     Busy = "BUSY" {
         owner: Server, retryable: yes, category: Technical, http: 503, effect: Nothing,
         tool_failure: "reliability", log: Warn, title: "Server busy",
-        act: "Wait, then repeat the same call unchanged.",
+        act: "Do not repeat this call now. Tell the user it failed.",
         message: "the server is busy; retry the same call later",
         step: "wait retry_after_ms milliseconds, then repeat the same call",
     }

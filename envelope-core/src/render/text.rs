@@ -109,14 +109,24 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
         Lead::Stop => out.write_str("Do not repeat this call. Tell the user it failed.")?,
         Lead::Class => out.write_str(act)?,
     }
+    // The argument problems right under the lead that announces them.
+    for problem in &envelope.argument_errors {
+        out.write_str("\n- ")?;
+        fix(out, problem)?;
+    }
     write!(out, "\n{}", envelope.error_class)?;
     if let Some(code) = &envelope.code {
         write!(out, " ({code})")?;
     }
-    write!(out, ": {}", envelope.message)?;
-    for problem in &envelope.argument_errors {
-        out.write_str("\n- ")?;
-        fix(out, problem)?;
+    // A message that only lists the problems above (the one `args` writes)
+    // is not repeated.
+    let listed = !envelope.argument_errors.is_empty()
+        && envelope
+            .argument_errors
+            .iter()
+            .all(|problem| envelope.message.contains(&problem.to_string()));
+    if !listed {
+        write!(out, ": {}", envelope.message)?;
     }
     if !envelope.fuzzy_matches.is_empty() && !matches!(lead, Lead::NearMiss(_)) {
         out.write_str("\nDid you mean: ")?;
@@ -135,7 +145,7 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
         }
     }
     if let Some(ms) = envelope.retry_after_ms
-        && !matches!(lead, Lead::Wait(_))
+        && !matches!(lead, Lead::Wait(_) | Lead::Postpone(_))
     {
         write!(out, "\nRetry after: {ms} ms")?;
     }

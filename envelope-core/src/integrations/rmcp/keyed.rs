@@ -200,10 +200,5 @@ enum Stored {
 /// Whether `result` is a failure whose envelope says it changed nothing.
 fn changed_nothing(result: &CallToolResult) -> bool {
     result.is_error == Some(true)
-        && result
-            .content
-            .iter()
-            .find_map(|block| block.as_text())
-            .and_then(|text| serde_json::from_str::<ErrorEnvelope>(&text.text).ok())
-            .is_some_and(|envelope| envelope.effect == Effect::Nothing)
+        && super::envelope_of(result).is_some_and(|envelope| envelope.effect == Effect::Nothing)
 }

@@ -457,15 +457,20 @@ fn with_failure_meta(mut result: CallToolResult) -> CallToolResult {
     if result.is_error != Some(true) {
         return result;
     }
-    let envelope = result
-        .content
-        .iter()
-        .find_map(|block| block.as_text())
-        .and_then(|text| serde_json::from_str::<ErrorEnvelope>(&text.text).ok());
-    if let Some(envelope) = envelope {
+    if let Some(envelope) = envelope_of(&result) {
         add_failure_meta(&mut result, &envelope);
     }
     result
+}
+
+/// The envelope of an error result of this crate: its JSON text block,
+/// which follows the text a model reads.
+fn envelope_of(result: &CallToolResult) -> Option<ErrorEnvelope> {
+    result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text())
+        .find_map(|text| serde_json::from_str::<ErrorEnvelope>(&text.text).ok())
 }
 
 /// Puts the SEP-3313 tool-failure object of `envelope`, as of now, in
@@ -542,12 +547,15 @@ mod tests {
 
     const BUSY_JSON: &str = r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true,"correlation_id":"c-1"}"#;
 
+    const BUSY_TEXT: &str = "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full\nCorrelation id: c-1";
+
     #[test]
     fn from_envelope_matches_the_json_renderer() {
         let result = CallToolResult::from(busy());
         assert_eq!(result.is_error, Some(true));
-        assert_eq!(result.content.len(), 1);
-        assert_eq!(result.content[0].as_text().unwrap().text, BUSY_JSON);
+        assert_eq!(result.content.len(), 2);
+        assert_eq!(result.content[0].as_text().unwrap().text, BUSY_TEXT);
+        assert_eq!(result.content[1].as_text().unwrap().text, BUSY_JSON);
         assert_eq!(result.structured_content, Some(busy().to_json()));
         assert_eq!(result.meta, None);
         // rmcp's own wire form equals `to_mcp_result`, `resultType`
@@ -558,13 +566,14 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_error_is_the_text_block_only() {
+    fn a_tool_error_is_the_text_blocks_only() {
         let CallToolResponse::Complete(result) = busy().into_call_tool_result().unwrap() else {
             panic!("a complete result")
         };
         assert_eq!(result.is_error, Some(true));
-        assert_eq!(result.content.len(), 1);
-        assert_eq!(result.content[0].as_text().unwrap().text, BUSY_JSON);
+        assert_eq!(result.content.len(), 2);
+        assert_eq!(result.content[0].as_text().unwrap().text, BUSY_TEXT);
+        assert_eq!(result.content[1].as_text().unwrap().text, BUSY_JSON);
         assert_eq!(result.structured_content, None);
         assert_eq!(result.meta, None);
     }
