@@ -95,10 +95,9 @@
 //! );
 //! assert_eq!(
 //!     failure.to_gemini_part("get_weather"),
-//!     json!({"functionResponse": {"id": "call_7", "name": "get_weather", "response": {"error": {
-//!         "isError": true, "error_class": "OBJECT_NOT_FOUND", "message": "no city named Pariss",
-//!         "fuzzy_matches": ["Paris"], "category": "NotFound"
-//!     }}}}),
+//!     json!({"functionResponse": {"id": "call_7", "name": "get_weather", "response": {
+//!         "error": failure.content
+//!     }}}),
 //! );
 //!
 //! let success = ToolResult::success("call_8", "18 °C, clear");

@@ -595,7 +595,7 @@ fn text_form_of_a_timeout() {
         ErrorEnvelope::new(ErrorClass::Timeout, "slow")
             .with_retry_after_ms(500)
             .to_string(),
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: slow\nRetry after: 500 ms"
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: slow"
     );
 }
 

@@ -5,8 +5,11 @@
 //! {"tool_call_id":"call_1","content":"<envelope JSON>","is_error":true,"error_category":"NotFound"}
 //! ```
 //!
-//! No network: a scripted model stands in for the LLM. It reads each
-//! result the way a model would, taking a near-miss name from
+//! No network: a scripted model stands in for the LLM. A real model gets
+//! `to_tool_result`, whose content is the text written for it to act on;
+//! the script parses, so it gets `to_tool_result_json`, the envelope's
+//! JSON, and reads each result the way a model would, taking a near-miss
+//! name from
 //! `fuzzy_matches` and the next tool from `suggested_tool`, so the run shows
 //! the envelope doing its job: every failure is followed by a call that
 //! fixes it. The `error_category` of each failure comes from the derive
@@ -129,7 +132,7 @@ impl Tools {
     pub fn call(&mut self, call: &ToolCall) -> ToolResult {
         match self.dispatch(&call.name, &call.arguments) {
             Ok(output) => ToolResult::success(&call.id, output),
-            Err(error) => error.to_tool_result(&call.id),
+            Err(error) => error.to_tool_result_json(&call.id),
         }
     }
 

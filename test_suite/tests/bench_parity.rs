@@ -111,7 +111,7 @@ fn every_json_path_writes_the_seed_bytes() {
             serde_json::from_str::<serde_json::Value>(&expected).unwrap(),
             "{error:?}"
         );
-        let derived = error.to_tool_result("call_42");
+        let derived = error.to_tool_result_json("call_42");
         assert_eq!(
             derived,
             ToolResult {
@@ -133,7 +133,7 @@ fn every_json_path_writes_the_seed_bytes() {
             },
             "{error:?}"
         );
-        assert_eq!(derived, error.to_envelope().to_tool_result("call_42"));
+        assert_eq!(derived, error.to_envelope().to_tool_result_json("call_42"));
     }
 }
 
@@ -146,7 +146,7 @@ fn object_not_found_renders_exactly() {
     assert_eq!(result.error_category, Some(UserErrorCategory::NotFound));
     assert_eq!(
         result.content,
-        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND (OBJECT_NOT_FOUND): object EMPLOYES does not exist\nSuggested tool: schema_inspect\nNext step: check the spelling of EMPLOYES"
+        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: object EMPLOYES does not exist\nSuggested tool: schema_inspect\nNext step: check the spelling of EMPLOYES"
     );
 }
 

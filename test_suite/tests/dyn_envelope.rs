@@ -88,7 +88,10 @@ fn a_vec_of_boxed_trait_objects_renders_tool_results() {
     assert_eq!(
         errors[1].to_mcp_result(),
         json!({
-            "content": [{"type": "text", "text": READ_ONLY_JSON}],
+            "content": [
+                {"type": "text", "text": "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED (READ_ONLY): writes are disabled"},
+                {"type": "text", "text": READ_ONLY_JSON}
+            ],
             "structuredContent": {
                 "isError": true,
                 "error_class": "POLICY_DENIED",

@@ -480,6 +480,8 @@ async fn json_body_rejections() {
             "category": "Validation",
             "correlation_id": ID,
             "next_steps": [FIX],
+            // The body with the misspelled key renamed, ready to send again.
+            "details": {"corrected_arguments": {"column": "HIRE_DATE", "table": "EMPLOYEES"}},
             "argument_errors": problems
         })
     );

@@ -86,9 +86,14 @@ fn missing() -> Backend {
 
 const MISSING_JSON: &str = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no table EMPLOYES","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"code":"MISSING","category":"MissingContext"}"#;
 
+const MISSING_TEXT: &str = "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND (MISSING): no table EMPLOYES";
+
 fn missing_mcp() -> Value {
     json!({
-        "content": [{"type": "text", "text": MISSING_JSON}],
+        "content": [
+            {"type": "text", "text": MISSING_TEXT},
+            {"type": "text", "text": MISSING_JSON}
+        ],
         "structuredContent": {
             "isError": true,
             "error_class": "OBJECT_NOT_FOUND",
@@ -117,6 +122,9 @@ fn to_mcp_result_of_a_derived_type() {
 
     let timeout = json!({
         "content": [{
+            "type": "text",
+            "text": "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: the operation timed out; it may succeed if retried"
+        }, {
             "type": "text",
             "text": format!(
                 r#"{{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","next_steps":["{CHECK}"],"code":"TIMEOUT","category":"Technical","effect":"unknown"}}"#
@@ -152,9 +160,7 @@ fn tool_results_of_a_derived_type() {
         missing().into_envelope().to_tool_result("call_9"),
         ToolResult {
             tool_call_id: "call_9".into(),
-            content: "OBJECT_NOT_FOUND (MISSING): no table EMPLOYES\n\
-                      did you mean: EMPLOYEES, EMPLOYEE"
-                .into(),
+            content: MISSING_TEXT.into(),
             is_error: true,
             error_category: Some(UserErrorCategory::MissingContext),
         }

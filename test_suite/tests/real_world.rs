@@ -869,16 +869,16 @@ mod code_mode_port {
         const INVALID: (&str, &str, &str) = (
             "the approval token is not valid",
             r#"{"isError":true,"error_class":"UNAUTHENTICATED","message":"the approval token is not valid","suggested_tool":"validate_code","next_steps":["pass the token exactly as validate_code returned it, or validate the code again"],"code":"TOKEN_INVALID","category":"WorkflowDependency"}"#,
-            "UNAUTHENTICATED (TOKEN_INVALID): the approval token is not valid\n\
-             suggested tool: validate_code\n\
-             next step: pass the token exactly as validate_code returned it, or validate the code again",
+            "Call validate_code next; do not repeat this call unchanged before that.\n\
+             UNAUTHENTICATED (TOKEN_INVALID): the approval token is not valid\n\
+             Next step: pass the token exactly as validate_code returned it, or validate the code again",
         );
         const MISMATCH: (&str, &str, &str) = (
             "the code differs from the code that was validated",
             r#"{"isError":true,"error_class":"PRECONDITION_FAILED","message":"the code differs from the code that was validated","suggested_tool":"validate_code","next_steps":["send exactly the validated code, or call validate_code on the changed code first"],"code":"CODE_MISMATCH","category":"WorkflowDependency"}"#,
-            "PRECONDITION_FAILED (CODE_MISMATCH): the code differs from the code that was validated\n\
-             suggested tool: validate_code\n\
-             next step: send exactly the validated code, or call validate_code on the changed code first",
+            "Call validate_code next; do not repeat this call unchanged before that.\n\
+             PRECONDITION_FAILED (CODE_MISMATCH): the code differs from the code that was validated\n\
+             Next step: send exactly the validated code, or call validate_code on the changed code first",
         );
         let expected = [INVALID, INVALID, MISMATCH];
         for (error, (message, json, text)) in errors.iter().zip(expected) {
@@ -900,7 +900,7 @@ mod code_mode_port {
             assert_eq!(
                 mcp,
                 serde_json::json!({
-                    "content": [{"type": "text", "text": json}],
+                    "content": [{"type": "text", "text": text}, {"type": "text", "text": json}],
                     "structuredContent": serde_json::from_str::<serde_json::Value>(json).unwrap(),
                     "isError": true,
                     "resultType": "complete"
@@ -1198,7 +1198,7 @@ mod quickstart_example {
             assert_eq!(
                 mcp,
                 serde_json::json!({
-                    "content": [{"type": "text", "text": json}],
+                    "content": [{"type": "text", "text": ErrorEnvelope::from(error).to_string()}, {"type": "text", "text": json}],
                     "structuredContent": serde_json::from_str::<serde_json::Value>(json).unwrap(),
                     "isError": true,
                     "resultType": "complete"

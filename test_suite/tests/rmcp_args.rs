@@ -167,9 +167,13 @@ fn the_envelope_as_a_tool_error_is_text_only() {
         complete(Err::<Json<Info>, ErrorEnvelope>(envelope.clone()).into_call_tool_result());
     assert_eq!(result.is_error, Some(true));
     assert_eq!(result.structured_content, None);
-    assert_eq!(result.content.len(), 1);
+    assert_eq!(result.content.len(), 2);
     assert_eq!(
         result.content[0].as_text().expect("text").text,
+        envelope.to_string()
+    );
+    assert_eq!(
+        result.content[1].as_text().expect("text").text,
         envelope.to_json_string()
     );
     assert_eq!(
@@ -186,6 +190,9 @@ fn result_string_error_envelope_is_a_tool_result() {
         serde_json::to_value(&result).unwrap(),
         json!({
             "content": [{
+                "type": "text",
+                "text": "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full",
+            }, {
                 "type": "text",
                 "text": r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true}"#,
             }],

@@ -98,15 +98,25 @@ fn complete(response: Result<CallToolResponse, ErrorData>) -> CallToolResult {
     }
 }
 
+/// The envelope's JSON: the second text block, after the text a model
+/// reads.
 fn text(result: &CallToolResult) -> &str {
-    assert_eq!(result.content.len(), 1);
-    &result.content[0].as_text().expect("a text block").text
+    assert_eq!(result.content.len(), 2);
+    &result.content[1].as_text().expect("a text block").text
 }
 
 #[test]
 fn derived_error_is_a_tool_error_result() {
     let result = complete(missing().into_call_tool_result());
-    assert_eq!(result.content, vec![ContentBlock::text(MISSING_JSON)]);
+    assert_eq!(
+        result.content,
+        vec![
+            ContentBlock::text(
+                "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND (MISSING): table EMPLOYES does not exist\nSuggested tool: list_tables"
+            ),
+            ContentBlock::text(MISSING_JSON)
+        ]
+    );
     assert_eq!(result.is_error, Some(true));
     assert_eq!(result.structured_content, None);
 }
@@ -175,6 +185,7 @@ fn generic_and_lifetime_parameterized_types() {
         table: &table,
     };
     let expected = "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND (MISSING): no 7 in users";
+    let json = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no 7 in users","code":"MISSING","category":"NotFound"}"#;
     assert_eq!(
         CallToolResult::from(Lookup::Missing {
             key: 7_u8,
@@ -188,7 +199,7 @@ fn generic_and_lifetime_parameterized_types() {
     );
     assert_eq!(
         complete(err.into_call_tool_result()).content,
-        vec![ContentBlock::text(expected)]
+        vec![ContentBlock::text(expected), ContentBlock::text(json)]
     );
     let result = CallToolResult::from(Lookup::Missing {
         key: "k",

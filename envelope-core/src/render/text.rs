@@ -36,7 +36,7 @@ pub(crate) enum Lead<'a> {
     /// Do not repeat: the call may have taken effect; check, with this
     /// tool when one is named.
     Check(Option<&'a str>),
-    /// The class's own sentence, then call this tool.
+    /// Call this tool next.
     CallTool(&'a str),
     /// One of these names was meant.
     NearMiss(&'a [String]),
@@ -93,7 +93,9 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
                 None => out.write_str(" Check whether it did before anything else.")?,
             }
         }
-        Lead::CallTool(tool) => write!(out, "{act} Call {tool} next.")?,
+        Lead::CallTool(tool) => {
+            write!(out, "Call {tool} next; do not repeat this call unchanged before that.")?;
+        }
         Lead::NearMiss(names) => {
             out.write_str("Did you mean ")?;
             names_list(out, names)?;
@@ -115,7 +117,11 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
         fix(out, problem)?;
     }
     write!(out, "\n{}", envelope.error_class)?;
-    if let Some(code) = &envelope.code {
+    if let Some(code) = envelope
+        .code
+        .as_deref()
+        .filter(|code| *code != envelope.error_class.as_str())
+    {
         write!(out, " ({code})")?;
     }
     // A message that only lists the problems above (the one `args` writes)
@@ -137,15 +143,21 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
     {
         write!(out, "\nSuggested tool: {tool}")?;
     }
+    // A lead that says not to repeat is not contradicted below.
+    let no_repeat = matches!(
+        lead,
+        Lead::Check(_) | Lead::Stop | Lead::AskUser | Lead::Postpone(_)
+    );
     // The steps the lead has not already said: not the argument fix (the
     // problems are listed) nor the check (the lead says it).
     for step in &envelope.next_steps {
-        if step != FIX_STEP && !Effect::is_check_step(step) {
+        if step != FIX_STEP && !Effect::is_check_step(step) && !(no_repeat && asks_to_repeat(step)) {
             write!(out, "\nNext step: {step}")?;
         }
     }
     if let Some(ms) = envelope.retry_after_ms
-        && !matches!(lead, Lead::Wait(_) | Lead::Postpone(_))
+        && !no_repeat
+        && !matches!(lead, Lead::Wait(_))
     {
         write!(out, "\nRetry after: {ms} ms")?;
     }
@@ -159,13 +171,25 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
     if let Some(code) = envelope.ora_code {
         write!(out, "\nBackend error code: {code}")?;
     }
-    if let Some(id) = &envelope.correlation_id {
+    // For a failure the model reports, the id that finds its log line.
+    if let Some(id) = &envelope.correlation_id
+        && matches!(lead, Lead::Check(_) | Lead::AskUser | Lead::Stop | Lead::Class)
+    {
         write!(out, "\nCorrelation id: {id}")?;
     }
     if let Some(url) = &envelope.help_url {
         write!(out, "\nHelp: {url}")?;
     }
     Ok(())
+}
+
+/// Whether a next step asks for the call again (`retry`, `repeat`, `try
+/// again`, `call again`).
+fn asks_to_repeat(step: &str) -> bool {
+    let step = step.to_ascii_lowercase();
+    ["retry", "repeat", "try again", "call again"]
+        .iter()
+        .any(|words| step.contains(words))
 }
 
 /// One argument problem as its fix.

@@ -63,8 +63,9 @@ mod to_envelope {
     }
 }
 
-/// `to_tool_result` of the object-not-found error with two near-misses.
-/// Every entry starts from an owned error and drops it, as a tool would.
+/// `to_tool_result_json` (the seed's JSON content) of the object-not-found
+/// error with two near-misses. Every entry starts from an owned error and
+/// drops it, as a tool would.
 mod to_tool_result {
     use super::*;
 
@@ -73,7 +74,7 @@ mod to_tool_result {
     fn derived(bencher: Bencher) {
         bencher
             .with_inputs(object_not_found)
-            .bench_values(|error| error.to_tool_result("call_42"));
+            .bench_values(|error| error.to_tool_result_json("call_42"));
     }
 
     /// The seed's path: hand-written `into_envelope`, `to_json()` into a
@@ -104,7 +105,7 @@ mod to_tool_result {
     fn derived_all(bencher: Bencher) {
         bencher
             .with_inputs(samples)
-            .bench_values(|errors| errors.map(|error| error.to_tool_result("call_42")));
+            .bench_values(|errors| errors.map(|error| error.to_tool_result_json("call_42")));
     }
 
     /// All twelve variants through the seed's path.
