@@ -79,7 +79,7 @@ const renderingsDocument = readJson(options.renderings);
 const renderingsById = new Map(renderingsDocument.scenarios.map((entry) => [entry.id, entry.renderings]));
 
 // The renderings the file has: the known ones in this order, then any other.
-const ORDER = ["json", "mcp_text", "sep3313", "model_text", "python_sdk", "ts_sdk"];
+const ORDER = ["json", "text", "mcp_text", "sep3313", "model_text", "python_sdk", "ts_sdk"];
 const rank = (name) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length);
 const allRenderings = Object.keys(renderingsDocument.scenarios[0]?.renderings ?? {}).sort(
     (a, b) => rank(a) - rank(b) || a.localeCompare(b),

@@ -6,12 +6,15 @@
 //!
 //! ```text
 //! {"commit": "<git HEAD>" | null,
-//!  "scenarios": [{"id": "...", "renderings": {"json": "...", "mcp_text": "...", "sep3313": "...",
-//!                 "model_text": "...", "python_sdk": "..." | null, "ts_sdk": "..."}}]}
+//!  "scenarios": [{"id": "...", "renderings": {"json": "...", "text": "...", "mcp_text": "...",
+//!                 "sep3313": "...", "model_text": "...", "python_sdk": "..." | null, "ts_sdk": "..."}}]}
 //! ```
 //!
 //! - `json`: the envelope as an MCP tool result carries it (read back from
 //!   `structuredContent`, else from its text block), `to_json_string()`;
+//! - `text`: the text a model reads, `to_tool_result`'s content (the
+//!   envelope's `Display`, which is also the MCP result's first text
+//!   block);
 //! - `mcp_text`: every text block of the `CallToolResult` the client
 //!   received, joined by newlines: what a host passes the model;
 //! - `sep3313`: the draft SEP-3313 object
@@ -1194,6 +1197,7 @@ async fn main() {
             "id": id,
             "renderings": {
                 "json": envelope.to_json_string(),
+                "text": envelope.to_tool_result("call").content,
                 "mcp_text": mcp_text,
                 "sep3313": sep3313,
                 "model_text": model_text,

@@ -174,8 +174,13 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
         }
         NextMove::CallTool { tool } => Lead::CallTool(tool),
         NextMove::PickNearMiss { names } => Lead::NearMiss(names),
-        NextMove::AskUser => Lead::AskUser,
         NextMove::Stop if envelope.effect != Effect::Nothing => Lead::Check(None),
+        // The class's own sentence when it already says not to repeat (and
+        // who acts: "ask the user to sign in again").
+        NextMove::AskUser | NextMove::Stop if envelope.error_class.act().starts_with("Do not repeat") => {
+            Lead::Class
+        }
+        NextMove::AskUser => Lead::AskUser,
         NextMove::Stop => Lead::Stop,
     };
     cut_to(&text::to_string(envelope, &lead), MAX_MODEL_TEXT_CHARS)

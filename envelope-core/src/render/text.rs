@@ -89,17 +89,21 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
         Lead::Check(tool) => {
             out.write_str("Do not repeat this call: it may already have taken effect.")?;
             match tool {
-                Some(tool) => write!(out, " Call {tool} first to check whether it did.")?,
+                Some(tool) => write!(out, " Call {tool} now to check whether it did.")?,
                 None => out.write_str(" Check whether it did before anything else.")?,
             }
         }
         Lead::CallTool(tool) => {
-            write!(out, "Call {tool} next; do not repeat this call unchanged before that.")?;
+            write!(out, "Call {tool} now; do not repeat this call unchanged before that.")?;
         }
         Lead::NearMiss(names) => {
             out.write_str("Did you mean ")?;
             names_list(out, names)?;
-            out.write_str("? Call again with that name in place of the one you sent.")?;
+            out.write_str("? Call again with that name in place of the one you sent")?;
+            match &envelope.suggested_tool {
+                Some(tool) => write!(out, "; if none of these is meant, call {tool}.")?,
+                None => out.write_str(".")?,
+            }
         }
         Lead::Postpone(wait) => write!(
             out,
@@ -112,9 +116,10 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
         Lead::Class => out.write_str(act)?,
     }
     // The argument problems right under the lead that announces them.
+    let corrected = envelope.details.get(CORRECTED_ARGUMENTS);
     for problem in &envelope.argument_errors {
         out.write_str("\n- ")?;
-        fix(out, problem)?;
+        fix(out, problem, corrected)?;
     }
     write!(out, "\n{}", envelope.error_class)?;
     if let Some(code) = envelope
@@ -127,10 +132,12 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
     // A message that only lists the problems above (the one `args` writes)
     // is not repeated.
     let listed = !envelope.argument_errors.is_empty()
-        && envelope
-            .argument_errors
-            .iter()
-            .all(|problem| envelope.message.contains(&problem.to_string()));
+        && envelope.argument_errors.iter().all(|problem| {
+            // Near misses found after the message was written do not count.
+            let text = problem.to_string();
+            let said = text.split(" (did you mean ").next().unwrap_or(&text);
+            envelope.message.contains(said)
+        });
     if !listed {
         write!(out, ": {}", envelope.message)?;
     }
@@ -139,7 +146,7 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
         names_list(out, &envelope.fuzzy_matches)?;
     }
     if let Some(tool) = &envelope.suggested_tool
-        && !matches!(lead, Lead::CallTool(_) | Lead::Check(Some(_)))
+        && !matches!(lead, Lead::CallTool(_) | Lead::Check(Some(_)) | Lead::NearMiss(_))
     {
         write!(out, "\nSuggested tool: {tool}")?;
     }
@@ -192,8 +199,9 @@ fn asks_to_repeat(step: &str) -> bool {
         .any(|words| step.contains(words))
 }
 
-/// One argument problem as its fix.
-fn fix(out: &mut impl fmt::Write, problem: &ArgumentError) -> fmt::Result {
+/// One argument problem as its fix; `corrected` holds the value to send
+/// instead, when the server computed it.
+fn fix(out: &mut impl fmt::Write, problem: &ArgumentError, corrected: Option<&Value>) -> fmt::Result {
     let path = if problem.path.is_empty() {
         "the arguments value"
     } else {
@@ -215,7 +223,13 @@ fn fix(out: &mut impl fmt::Write, problem: &ArgumentError) -> fmt::Result {
         (ArgumentErrorKind::UnknownField, None) => {
             write!(out, "{path} is not an argument of this tool: remove it")
         }
-        _ => write!(out, "{problem}"),
+        _ => {
+            write!(out, "{problem}")?;
+            match corrected.and_then(|arguments| arguments.pointer(&problem.path)) {
+                Some(value) => write!(out, ": send {value}"),
+                None => Ok(()),
+            }
+        }
     }
 }
 
