@@ -89,7 +89,7 @@ fn the_sep_3313_object() {
     assert_eq!(next, NextMove::AskUser);
     assert_eq!(
         host::model_text(&approval, &next),
-        "Do not repeat this call. Ask the user to resolve it.\nINTERACTION_REQUIRED (APPROVAL_REQUIRED): the transfer needs approval\nNext step: ask the account owner to approve transfer 7"
+        "Do not repeat this call: ask the user to do what is needed.\nINTERACTION_REQUIRED (APPROVAL_REQUIRED): the transfer needs approval\nNext step: ask the account owner to approve transfer 7"
     );
 
     // capability: the model changes its request, even if `retryable` says

@@ -566,7 +566,7 @@ fn text_form_with_near_misses_and_more() {
         .with_next_step("check the spelling");
     assert_eq!(
         env.to_string(),
-        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND (TABLE_MISSING): no table EMPLOYES\nSuggested tool: schema_inspect\nNext step: check the spelling"
+        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect.\nOBJECT_NOT_FOUND (TABLE_MISSING): no table EMPLOYES\nNext step: check the spelling"
     );
 }
 

@@ -136,7 +136,7 @@ async fn gives_up_after_the_policys_repeats_with_the_text_for_the_model() {
     assert_eq!(failure.next, NextMove::Stop);
     assert_eq!(
         failure.model_text,
-        "Do not repeat this call. Tell the user it failed.\nBUSY (REFRESHING): the stock table is being refreshed\nCorrelation id: run-1-call-1"
+        "Do not repeat this call now. Tell the user it failed.\nBUSY (REFRESHING): the stock table is being refreshed\nRetry after: 500 ms\nCorrelation id: run-1-call-1"
     );
     assert_eq!(calls.load(Ordering::SeqCst), 3);
 }

@@ -112,7 +112,7 @@ fn derived_error_is_a_tool_error_result() {
         result.content,
         vec![
             ContentBlock::text(
-                "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND (MISSING): table EMPLOYES does not exist\nSuggested tool: list_tables"
+                "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent; if none of these is meant, call list_tables.\nOBJECT_NOT_FOUND (MISSING): table EMPLOYES does not exist"
             ),
             ContentBlock::text(MISSING_JSON)
         ]

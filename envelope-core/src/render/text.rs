@@ -76,45 +76,11 @@ impl<'a> Lead<'a> {
     }
 }
 
-/// Writes the text of `envelope` with `lead` first (see the module docs).
+/// Writes the text of `envelope` with `lead` first and last (see the
+/// module docs).
 pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &Lead<'_>) -> fmt::Result {
     let act = envelope.error_class.act();
-    match lead {
-        Lead::CallWith(arguments) => {
-            write!(out, "Call this tool again with these arguments: {arguments}")?;
-        }
-        Lead::FixArguments => out.write_str("Fix these arguments, then call this tool again:")?,
-        Lead::Wait(ms) => write!(out, "Wait {ms} ms, then repeat the same call unchanged.")?,
-        Lead::Repeat => out.write_str("Repeat the same call unchanged; it may succeed now.")?,
-        Lead::Check(tool) => {
-            out.write_str("Do not repeat this call: it may already have taken effect.")?;
-            match tool {
-                Some(tool) => write!(out, " Call {tool} now to check whether it did.")?,
-                None => out.write_str(" Check whether it did before anything else.")?,
-            }
-        }
-        Lead::CallTool(tool) => {
-            write!(out, "Call {tool} now; do not repeat this call unchanged before that.")?;
-        }
-        Lead::NearMiss(names) => {
-            out.write_str("Did you mean ")?;
-            names_list(out, names)?;
-            out.write_str("? Call again with that name in place of the one you sent")?;
-            match &envelope.suggested_tool {
-                Some(tool) => write!(out, "; if none of these is meant, call {tool}.")?,
-                None => out.write_str(".")?,
-            }
-        }
-        Lead::Postpone(wait) => write!(
-            out,
-            "Do not repeat this call now: it may pass after {wait}. Tell the user when it can be tried again, or go on without it."
-        )?,
-        Lead::AskUser => {
-            out.write_str("Do not repeat this call. Ask the user to resolve it.")?;
-        }
-        Lead::Stop => out.write_str("Do not repeat this call. Tell the user it failed.")?,
-        Lead::Class => out.write_str(act)?,
-    }
+    sentence(out, envelope, lead, false)?;
     // The argument problems right under the lead that announces them.
     let corrected = envelope.details.get(CORRECTED_ARGUMENTS);
     for problem in &envelope.argument_errors {
@@ -151,10 +117,11 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
         write!(out, "\nSuggested tool: {tool}")?;
     }
     // A lead that says not to repeat is not contradicted below.
-    let no_repeat = matches!(
-        lead,
-        Lead::Check(_) | Lead::Stop | Lead::AskUser | Lead::Postpone(_)
-    );
+    let no_repeat = match lead {
+        Lead::Check(_) | Lead::Stop | Lead::AskUser | Lead::Postpone(_) => true,
+        Lead::Class => act.starts_with("Do not repeat") && !act.contains("unchanged"),
+        _ => false,
+    };
     // The steps the lead has not already said: not the argument fix (the
     // problems are listed) nor the check (the lead says it).
     for step in &envelope.next_steps {
@@ -186,6 +153,55 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
     }
     if let Some(url) = &envelope.help_url {
         write!(out, "\nHelp: {url}")?;
+    }
+    // The action again, last: what a reader weighs most is what it read
+    // first and what it read last.
+    out.write_str("\n")?;
+    sentence(out, envelope, lead, true)
+}
+
+/// The lead's sentence; `closing` for its repetition as the last line,
+/// after the argument problems it announces.
+fn sentence(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &Lead<'_>, closing: bool) -> fmt::Result {
+    let act = envelope.error_class.act();
+    match lead {
+        Lead::CallWith(arguments) => {
+            write!(out, "Call this tool again with these arguments: {arguments}")?;
+        }
+        Lead::FixArguments if closing => {
+            out.write_str("Fix the arguments listed above, then call this tool again.")?;
+        }
+        Lead::FixArguments => out.write_str("Fix these arguments, then call this tool again:")?,
+        Lead::Wait(ms) => write!(out, "Wait {ms} ms, then repeat the same call unchanged.")?,
+        Lead::Repeat => out.write_str("Repeat the same call unchanged; it may succeed now.")?,
+        Lead::Check(tool) => {
+            out.write_str("Do not repeat this call: it may already have taken effect.")?;
+            match tool {
+                Some(tool) => write!(out, " Call {tool} now to check whether it did.")?,
+                None => out.write_str(" Check whether it did before anything else.")?,
+            }
+        }
+        Lead::CallTool(tool) => {
+            write!(out, "Call {tool} now; do not repeat this call unchanged before that.")?;
+        }
+        Lead::NearMiss(names) => {
+            out.write_str("Did you mean ")?;
+            names_list(out, names)?;
+            out.write_str("? Call again with that name in place of the one you sent")?;
+            match &envelope.suggested_tool {
+                Some(tool) => write!(out, "; if none of these is meant, call {tool}.")?,
+                None => out.write_str(".")?,
+            }
+        }
+        Lead::Postpone(wait) => write!(
+            out,
+            "Do not repeat this call now: it may pass after {wait}. Tell the user when it can be tried again, or go on without it."
+        )?,
+        Lead::AskUser => {
+            out.write_str("Do not repeat this call. Ask the user to resolve it.")?;
+        }
+        Lead::Stop => out.write_str("Do not repeat this call. Tell the user it failed.")?,
+        Lead::Class => out.write_str(act)?,
     }
     Ok(())
 }
