@@ -315,7 +315,7 @@ fn wrong_type_never_quotes_the_value() {
     );
     assert_eq!(
         envelope.to_string(),
-        "Fix these arguments, then call this tool again:\n- /limit must be an integer, got a string\nINVALID_ARGUMENTS"
+        "Fix these arguments, then call this tool again:\n- /limit must be an integer, got a string\nINVALID_ARGUMENTS\nFix the arguments listed above, then call this tool again."
     );
     assert!(
         !envelope.to_json_string().contains("sk-live"),
@@ -524,13 +524,13 @@ fn display_of_the_envelope_leads_with_the_fix() {
     let envelope = args::parse::<Query>(json!({"limit": 1})).unwrap_err();
     assert_eq!(
         envelope.to_string(),
-        "Fix these arguments, then call this tool again:\n- /table is missing: add it\nINVALID_ARGUMENTS"
+        "Fix these arguments, then call this tool again:\n- /table is missing: add it\nINVALID_ARGUMENTS\nFix the arguments listed above, then call this tool again."
     );
     // A fix that follows from what was sent: the corrected arguments.
     let envelope = args::parse::<Query>(json!({"table": "EMP", "limit": "5"})).unwrap_err();
     assert_eq!(
         envelope.to_string(),
-        "Call this tool again with these arguments: {\"limit\":5,\"table\":\"EMP\"}\n- /limit must be an integer, got a string: send 5\nINVALID_ARGUMENTS"
+        "Call this tool again with these arguments: {\"limit\":5,\"table\":\"EMP\"}\n- /limit must be an integer, got a string: send 5\nINVALID_ARGUMENTS\nCall this tool again with these arguments: {\"limit\":5,\"table\":\"EMP\"}"
     );
 }
 
@@ -895,7 +895,10 @@ where
         }
         // Values are never echoed but in the corrected arguments (only
         // keys can appear, in paths, and no key holds the mark).
-        let elsewhere = format!("{} {:?} {:?}", envelope.message, envelope.argument_errors, details);
+        let elsewhere = format!(
+            "{} {:?} {:?}",
+            envelope.message, envelope.argument_errors, details
+        );
         prop_assert!(!elsewhere.contains(MARK), "{}", text);
         let back: ErrorEnvelope = serde_json::from_str(&text).unwrap();
         prop_assert_eq!(back, envelope);

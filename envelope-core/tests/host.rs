@@ -89,7 +89,7 @@ fn the_sep_3313_object() {
     assert_eq!(next, NextMove::AskUser);
     assert_eq!(
         host::model_text(&approval, &next),
-        "Do not repeat this call: ask the user to do what is needed.\nINTERACTION_REQUIRED (APPROVAL_REQUIRED): the transfer needs approval\nNext step: ask the account owner to approve transfer 7"
+        "Do not repeat this call: ask the user to do what is needed.\nINTERACTION_REQUIRED (APPROVAL_REQUIRED): the transfer needs approval\nNext step: ask the account owner to approve transfer 7\nDo not repeat this call: ask the user to do what is needed."
     );
 
     // capability: the model changes its request, even if `retryable` says
@@ -137,7 +137,7 @@ fn the_sep_3313_object() {
     assert_eq!(next, NextMove::Stop);
     assert_eq!(
         host::model_text(&broken, &next),
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL (TIMEOUT): the index is corrupt\nNext step: tell the user the index must be rebuilt"
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL (TIMEOUT): the index is corrupt\nNext step: tell the user the index must be rebuilt\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
     let unknown = host::read_tool_result(&sep_result("odd", json!({"class": "weather"}))).unwrap();
     assert_eq!(unknown.error_class, ErrorClass::Unknown);
@@ -312,7 +312,7 @@ fn the_next_move_rules() {
     );
     assert_eq!(
         host::model_text(&missing, &host::next_move(&missing, CallBehaviour::READ, 1)),
-        "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES"
+        "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDid you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent."
     );
     let precondition = ErrorEnvelope::new(ErrorClass::PreconditionFailed, "open a session first")
         .with_suggested_tool("open_session");
@@ -337,7 +337,7 @@ fn the_next_move_rules() {
     );
     assert_eq!(
         host::model_text(&timeout, &NextMove::Stop),
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: the export timed out"
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: the export timed out\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
     // The same of a read, of an idempotent write: repeat, with backoff, at
     // most three times.
@@ -376,7 +376,7 @@ fn the_next_move_rules() {
     ]);
     assert_eq!(
         host::model_text(&args, &host::next_move(&args, CallBehaviour::default(), 1)),
-        "Fix these arguments, then call this tool again:\n- /colum is not an argument of this tool: rename it to \"column\"\nINVALID_ARGUMENTS"
+        "Fix these arguments, then call this tool again:\n- /colum is not an argument of this tool: rename it to \"column\"\nINVALID_ARGUMENTS\nFix the arguments listed above, then call this tool again."
     );
 }
 
@@ -497,7 +497,7 @@ fn typescript_sdk_texts_that_are_not_argument_problems() {
             &disabled,
             &host::next_move(&disabled, CallBehaviour::READ, 1)
         ),
-        "Do not repeat this call unchanged: use a supported option or another tool.\nUNSUPPORTED (TOOL_DISABLED): the tool \"add_note\" is disabled on this server\nNext step: do not call \"add_note\" again now; use another tool, or go on without it"
+        "Do not repeat this call unchanged: use a supported option or another tool.\nUNSUPPORTED (TOOL_DISABLED): the tool \"add_note\" is disabled on this server\nNext step: do not call \"add_note\" again now; use another tool, or go on without it\nDo not repeat this call unchanged: use a supported option or another tool."
     );
     let output = host::read_jsonrpc_error(
         -32602,
@@ -535,7 +535,7 @@ fn the_policy_bounds_every_wait() {
     let far = limited(3 * 86_400_000);
     assert_eq!(
         host::model_text(&far, &host::next_move(&far, CallBehaviour::default(), 1)),
-        "Do not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it.\nRATE_LIMITED: slow down"
+        "Do not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it.\nRATE_LIMITED: slow down\nDo not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it."
     );
     // A Retry-After of centuries, as seconds and as a date.
     for retry_after in ["99999999999", "Fri, 31 Dec 9999 23:59:59 GMT"] {
@@ -854,7 +854,7 @@ fn deep_input_on_a_small_stack() {
     assert_eq!(class, ErrorClass::Internal);
     assert_eq!(
         text,
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL: deep"
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL: deep\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
     assert_eq!(data, ErrorClass::Unknown);
     assert_eq!(http, ErrorClass::InvalidArguments);

@@ -448,7 +448,7 @@ fn provided_renderers_of_a_hand_impl() {
 fn provided_to_mcp_result_of_a_hand_impl() {
     let expected = json!({
         "content": [
-            {"type": "text", "text": "Do not repeat this call: the quota is used up. Tell the user.\nQUOTA_EXCEEDED (NO_CREDITS): 0 credits left\nNext step: ask the user to top up"},
+            {"type": "text", "text": "Do not repeat this call: the quota is used up. Tell the user.\nQUOTA_EXCEEDED (NO_CREDITS): 0 credits left\nNext step: ask the user to top up\nDo not repeat this call: the quota is used up. Tell the user."},
             {"type": "text", "text": CREDITS_JSON}
         ],
         "structuredContent": {
@@ -518,11 +518,11 @@ fn missing_table() -> ErrorEnvelope {
 fn text_form_without_near_misses_is_one_line() {
     assert_eq!(
         missing_table().to_string(),
-        "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND: no table EMPLOYES"
+        "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDo not repeat this call unchanged: use a name that exists."
     );
     assert_eq!(
         missing_table().with_fuzzy_matches(Vec::new()).to_string(),
-        "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND: no table EMPLOYES"
+        "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDo not repeat this call unchanged: use a name that exists."
     );
 }
 
@@ -532,7 +532,7 @@ fn text_form_with_one_near_miss() {
         missing_table()
             .with_fuzzy_matches(vec!["EMPLOYEES".into()])
             .to_string(),
-        "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES"
+        "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDid you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent."
     );
 }
 
@@ -542,7 +542,7 @@ fn text_form_separates_near_misses_with_a_comma_and_space() {
         missing_table()
             .with_fuzzy_matches(vec!["EMPLOYEES".into(), "EMPLOYEE".into()])
             .to_string(),
-        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES"
+        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent."
     );
     assert_eq!(
         missing_table()
@@ -553,7 +553,7 @@ fn text_form_separates_near_misses_with_a_comma_and_space() {
                 "DEPLOYMENTS".into(),
             ])
             .to_string(),
-        "Did you mean \"EMPLOYEES\", \"EMPLOYEE\", \"EMPLOYERS\" or \"DEPLOYMENTS\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES"
+        "Did you mean \"EMPLOYEES\", \"EMPLOYEE\", \"EMPLOYERS\" or \"DEPLOYMENTS\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDid you mean \"EMPLOYEES\", \"EMPLOYEE\", \"EMPLOYERS\" or \"DEPLOYMENTS\"? Call again with that name in place of the one you sent."
     );
 }
 
@@ -566,7 +566,7 @@ fn text_form_with_near_misses_and_more() {
         .with_next_step("check the spelling");
     assert_eq!(
         env.to_string(),
-        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect.\nOBJECT_NOT_FOUND (TABLE_MISSING): no table EMPLOYES\nNext step: check the spelling"
+        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect.\nOBJECT_NOT_FOUND (TABLE_MISSING): no table EMPLOYES\nNext step: check the spelling\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect."
     );
 }
 
@@ -584,7 +584,7 @@ fn text_form_of_details() {
         .with_detail("quoted", "say \"hi\"");
     assert_eq!(
         env.to_string(),
-        "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED: refused\nadmin: false\nattempts: 3\nlimits: {\"rows\":10}\nnone: null\nquoted: say \"hi\"\ntags: [\"a\",\"b\"]\nuser: ada"
+        "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED: refused\nadmin: false\nattempts: 3\nlimits: {\"rows\":10}\nnone: null\nquoted: say \"hi\"\ntags: [\"a\",\"b\"]\nuser: ada\nDo not repeat this call: a policy forbids it. Tell the user."
     );
 }
 
@@ -595,7 +595,7 @@ fn text_form_of_a_timeout() {
         ErrorEnvelope::new(ErrorClass::Timeout, "slow")
             .with_retry_after_ms(500)
             .to_string(),
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: slow"
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: slow\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
 }
 
@@ -677,7 +677,7 @@ fn tool_results_of_an_envelope_without_category() {
         env.to_tool_result("call_2"),
         ToolResult {
             tool_call_id: "call_2".into(),
-            content: "Do not create it again: it already exists, so use the existing one.\nALREADY_EXISTS: taken".into(),
+            content: "Do not create it again: it already exists, so use the existing one.\nALREADY_EXISTS: taken\nDo not create it again: it already exists, so use the existing one.".into(),
             is_error: true,
             error_category: Some(UserErrorCategory::Duplicate),
         }
@@ -708,7 +708,7 @@ fn error_text_keeps_is_error_false() {
         env.to_tool_result("call_1"),
         ToolResult {
             tool_call_id: "call_1".into(),
-            content: "Do not repeat this call now. Tell the user it failed.\nBUSY: m".into(),
+            content: "Do not repeat this call now. Tell the user it failed.\nBUSY: m\nDo not repeat this call now. Tell the user it failed.".into(),
             is_error: false,
             error_category: Some(UserErrorCategory::Technical),
         }
@@ -731,7 +731,7 @@ fn error_text_of_a_new_envelope() {
         env.to_tool_result("call_3"),
         ToolResult {
             tool_call_id: "call_3".into(),
-            content: "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full".into(),
+            content: "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full\nWait 250 ms, then repeat the same call unchanged.".into(),
             is_error: true,
             error_category: Some(UserErrorCategory::Technical),
         }

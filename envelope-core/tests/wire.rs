@@ -189,7 +189,7 @@ fn mcp_result_as_json() {
         json!({
             "content": [{
                 "type": "text",
-                "text": "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.\nOBJECT_NOT_FOUND: table or view EMPLOYES does not exist\nBackend error code: 942",
+                "text": "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.\nOBJECT_NOT_FOUND: table or view EMPLOYES does not exist\nBackend error code: 942\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.",
             }, {
                 "type": "text",
                 "text": r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table or view EMPLOYES does not exist","ora_code":942,"suggested_tool":"oracle_schema_inspect","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"category":"NotFound"}"#,
@@ -229,7 +229,7 @@ fn is_error_false_survives_every_renderer() {
     assert!(!env.to_tool_result("call_1").is_error);
     let mcp = json!({
         "content": [
-            {"type": "text", "text": "Do not repeat this call now. Tell the user it failed.\nBUSY: m"},
+            {"type": "text", "text": "Do not repeat this call now. Tell the user it failed.\nBUSY: m\nDo not repeat this call now. Tell the user it failed."},
             {"type": "text", "text": json}
         ],
         "structuredContent": {"isError": false, "error_class": "BUSY", "message": "m"},
@@ -269,7 +269,7 @@ fn provider_shapes() {
     assert_eq!(
         text.to_gemini_part("run_job"),
         json!({"functionResponse": {"id": "toolu_01", "name": "run_job", "response": {
-            "error": "Repeat the same call unchanged; it may succeed now.\nTIMEOUT: slow"
+            "error": "Repeat the same call unchanged; it may succeed now.\nTIMEOUT: slow\nRepeat the same call unchanged; it may succeed now."
         }}})
     );
 
@@ -298,12 +298,12 @@ fn text_form() {
     let env = every_field();
     assert_eq!(
         env.to_string(),
-        "Did you mean \"lease_a\"? Call again with that name in place of the one you sent; if none of these is meant, call acquire_lease.\nPRECONDITION_FAILED (LEASE_REQUIRED): no lease held\nNext step: call acquire_lease\nNext step: retry the statement\nRetry after: 10 ms\nattempt: 3\nsession: s-1\nBackend error code: -1\nHelp: https://example.com/errors/lease"
+        "Did you mean \"lease_a\"? Call again with that name in place of the one you sent; if none of these is meant, call acquire_lease.\nPRECONDITION_FAILED (LEASE_REQUIRED): no lease held\nNext step: call acquire_lease\nNext step: retry the statement\nRetry after: 10 ms\nattempt: 3\nsession: s-1\nBackend error code: -1\nHelp: https://example.com/errors/lease\nDid you mean \"lease_a\"? Call again with that name in place of the one you sent; if none of these is meant, call acquire_lease."
     );
     let result = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_tool_result("c");
     assert_eq!(
         result.content,
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL: boom"
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL: boom\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
     assert_eq!(result.error_category, Some(UserErrorCategory::Technical));
 }

@@ -89,7 +89,7 @@ fn a_vec_of_boxed_trait_objects_renders_tool_results() {
         errors[1].to_mcp_result(),
         json!({
             "content": [
-                {"type": "text", "text": "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED (READ_ONLY): writes are disabled"},
+                {"type": "text", "text": "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED (READ_ONLY): writes are disabled\nDo not repeat this call: a policy forbids it. Tell the user."},
                 {"type": "text", "text": READ_ONLY_JSON}
             ],
             "structuredContent": {
@@ -253,7 +253,10 @@ fn a_display_impl_runs_once_per_conversion() {
     // formats it once.
     assert_eq!(runs(|| drop(long().to_mcp_result())), 1);
     assert_eq!(runs(|| drop(Templated::Shown.to_envelope())), 1);
-    assert_eq!(runs(|| drop(Templated::Shown.to_tool_result_json("call_2"))), 1);
+    assert_eq!(
+        runs(|| drop(Templated::Shown.to_tool_result_json("call_2"))),
+        1
+    );
     assert_eq!(
         Templated::Shown.to_envelope().message,
         "the row changed under the caller"

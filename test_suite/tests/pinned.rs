@@ -86,7 +86,7 @@ fn missing() -> Backend {
 
 const MISSING_JSON: &str = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no table EMPLOYES","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"code":"MISSING","category":"MissingContext"}"#;
 
-const MISSING_TEXT: &str = "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND (MISSING): no table EMPLOYES";
+const MISSING_TEXT: &str = "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND (MISSING): no table EMPLOYES\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.";
 
 fn missing_mcp() -> Value {
     json!({
@@ -123,7 +123,7 @@ fn to_mcp_result_of_a_derived_type() {
     let timeout = json!({
         "content": [{
             "type": "text",
-            "text": "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: the operation timed out; it may succeed if retried"
+            "text": "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: the operation timed out; it may succeed if retried\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
         }, {
             "type": "text",
             "text": format!(

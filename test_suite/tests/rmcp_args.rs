@@ -191,7 +191,7 @@ fn result_string_error_envelope_is_a_tool_result() {
         json!({
             "content": [{
                 "type": "text",
-                "text": "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full",
+                "text": "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full\nWait 250 ms, then repeat the same call unchanged.",
             }, {
                 "type": "text",
                 "text": r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true}"#,

@@ -32,7 +32,10 @@ pub(crate) const MAX_CORRECTED_BYTES: usize = 1024;
 /// `corrected_arguments` (and each renamed key's new name as its
 /// suggestion), when every problem has a fix and the fixed arguments
 /// deserialize into `T`.
-pub(crate) fn offer<T: DeserializeOwned>(envelope: ErrorEnvelope, arguments: &Value) -> ErrorEnvelope {
+pub(crate) fn offer<T: DeserializeOwned>(
+    envelope: ErrorEnvelope,
+    arguments: &Value,
+) -> ErrorEnvelope {
     let mut problems = envelope.argument_errors.clone();
     pair_renames(&mut problems);
     let fixed = corrected(arguments, &problems)
@@ -50,7 +53,11 @@ pub(crate) fn offer<T: DeserializeOwned>(envelope: ErrorEnvelope, arguments: &Va
 /// Gives the one unknown key of an object that lacks exactly one required
 /// key, and has no near miss of its own, that key as its suggestion.
 fn pair_renames(problems: &mut [ArgumentError]) {
-    let parent = |path: &str| path.rsplit_once('/').map_or("", |(parent, _)| parent).to_owned();
+    let parent = |path: &str| {
+        path.rsplit_once('/')
+            .map_or("", |(parent, _)| parent)
+            .to_owned()
+    };
     let count = |problems: &[ArgumentError], kind, parent_path: &str| {
         problems
             .iter()
@@ -213,7 +220,10 @@ mod tests {
 
     #[test]
     fn strings_read_as_the_expected_type() {
-        assert_eq!(typed(&json!("20"), "an integer from 1 to 1000"), Some(json!(20)));
+        assert_eq!(
+            typed(&json!("20"), "an integer from 1 to 1000"),
+            Some(json!(20))
+        );
         assert_eq!(typed(&json!("-3"), "an integer"), Some(json!(-3)));
         assert_eq!(typed(&json!("2.5"), "a number"), Some(json!(2.5)));
         assert_eq!(typed(&json!("true"), "a boolean"), Some(json!(true)));
@@ -234,7 +244,11 @@ mod tests {
             problem(ArgumentErrorKind::UnknownField, "/a"),
             problem(ArgumentErrorKind::UnknownField, "/b"),
         ]);
-        assert!(offer::<Query>(envelope, &json!({"a": "x", "b": "y"})).details.is_empty());
+        assert!(
+            offer::<Query>(envelope, &json!({"a": "x", "b": "y"}))
+                .details
+                .is_empty()
+        );
         // A fix the type still rejects (out of range for u32).
         let envelope = invalid_arguments(vec![
             problem(ArgumentErrorKind::WrongType, "/limit").with_expected("an integer"),

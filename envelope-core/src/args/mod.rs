@@ -199,7 +199,10 @@ where
     };
     let first = from_serde::problem::<T>(&error, &arguments);
     let (problems, omitted) = with_schema::<T>(&arguments, first, |_| None);
-    Err(correct::offer::<T>(summarize(problems, omitted), &arguments))
+    Err(correct::offer::<T>(
+        summarize(problems, omitted),
+        &arguments,
+    ))
 }
 
 /// serde's `first` problem in `arguments`, merged with every problem `T`'s

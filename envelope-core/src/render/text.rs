@@ -18,7 +18,9 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::model::argument_error::{ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP};
+use crate::model::argument_error::{
+    ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP,
+};
 use crate::model::class::Owner;
 use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
@@ -78,7 +80,11 @@ impl<'a> Lead<'a> {
 
 /// Writes the text of `envelope` with `lead` first and last (see the
 /// module docs).
-pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &Lead<'_>) -> fmt::Result {
+pub(crate) fn write(
+    out: &mut impl fmt::Write,
+    envelope: &ErrorEnvelope,
+    lead: &Lead<'_>,
+) -> fmt::Result {
     let act = envelope.error_class.act();
     sentence(out, envelope, lead, false)?;
     // The argument problems right under the lead that announces them.
@@ -112,7 +118,10 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
         names_list(out, &envelope.fuzzy_matches)?;
     }
     if let Some(tool) = &envelope.suggested_tool
-        && !matches!(lead, Lead::CallTool(_) | Lead::Check(Some(_)) | Lead::NearMiss(_))
+        && !matches!(
+            lead,
+            Lead::CallTool(_) | Lead::Check(Some(_)) | Lead::NearMiss(_)
+        )
     {
         write!(out, "\nSuggested tool: {tool}")?;
     }
@@ -125,7 +134,8 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
     // The steps the lead has not already said: not the argument fix (the
     // problems are listed) nor the check (the lead says it).
     for step in &envelope.next_steps {
-        if step != FIX_STEP && !Effect::is_check_step(step) && !(no_repeat && asks_to_repeat(step)) {
+        if step != FIX_STEP && !Effect::is_check_step(step) && !(no_repeat && asks_to_repeat(step))
+        {
             write!(out, "\nNext step: {step}")?;
         }
     }
@@ -147,7 +157,10 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
     }
     // For a failure the model reports, the id that finds its log line.
     if let Some(id) = &envelope.correlation_id
-        && matches!(lead, Lead::Check(_) | Lead::AskUser | Lead::Stop | Lead::Class)
+        && matches!(
+            lead,
+            Lead::Check(_) | Lead::AskUser | Lead::Stop | Lead::Class
+        )
     {
         write!(out, "\nCorrelation id: {id}")?;
     }
@@ -162,11 +175,19 @@ pub(crate) fn write(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &
 
 /// The lead's sentence; `closing` for its repetition as the last line,
 /// after the argument problems it announces.
-fn sentence(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &Lead<'_>, closing: bool) -> fmt::Result {
+fn sentence(
+    out: &mut impl fmt::Write,
+    envelope: &ErrorEnvelope,
+    lead: &Lead<'_>,
+    closing: bool,
+) -> fmt::Result {
     let act = envelope.error_class.act();
     match lead {
         Lead::CallWith(arguments) => {
-            write!(out, "Call this tool again with these arguments: {arguments}")?;
+            write!(
+                out,
+                "Call this tool again with these arguments: {arguments}"
+            )?;
         }
         Lead::FixArguments if closing => {
             out.write_str("Fix the arguments listed above, then call this tool again.")?;
@@ -182,7 +203,10 @@ fn sentence(out: &mut impl fmt::Write, envelope: &ErrorEnvelope, lead: &Lead<'_>
             }
         }
         Lead::CallTool(tool) => {
-            write!(out, "Call {tool} now; do not repeat this call unchanged before that.")?;
+            write!(
+                out,
+                "Call {tool} now; do not repeat this call unchanged before that."
+            )?;
         }
         Lead::NearMiss(names) => {
             out.write_str("Did you mean ")?;
@@ -217,7 +241,11 @@ fn asks_to_repeat(step: &str) -> bool {
 
 /// One argument problem as its fix; `corrected` holds the value to send
 /// instead, when the server computed it.
-fn fix(out: &mut impl fmt::Write, problem: &ArgumentError, corrected: Option<&Value>) -> fmt::Result {
+fn fix(
+    out: &mut impl fmt::Write,
+    problem: &ArgumentError,
+    corrected: Option<&Value>,
+) -> fmt::Result {
     let path = if problem.path.is_empty() {
         "the arguments value"
     } else {
