@@ -26,6 +26,8 @@ use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
 
 /// What the model should do first: the lead sentence of the text.
+/// `Postpone`, `AskUser` and `Stop` are the host's decisions only.
+#[cfg_attr(not(feature = "host"), allow(dead_code))]
 pub(crate) enum Lead<'a> {
     /// Call the same tool again with these arguments.
     CallWith(&'a Value),
@@ -313,7 +315,7 @@ impl fmt::Display for ErrorEnvelope {
 }
 
 /// The text of `envelope` with `lead` first, as a string.
-#[allow(dead_code)] // read by the host
+#[cfg(feature = "host")]
 pub(crate) fn to_string(envelope: &ErrorEnvelope, lead: &Lead<'_>) -> String {
     let mut text = String::new();
     // Writing to a `String` cannot fail.
