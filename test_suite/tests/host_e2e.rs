@@ -489,7 +489,7 @@ async fn python_sdk_server() {
     assert_eq!(failure.next, NextMove::Stop);
     assert_eq!(
         failure.model_text,
-        "RATE_LIMITED: Rate limited: try again later. Do not repeat the call; report the failure."
+        "Do not repeat this call now. Tell the user it failed.\nRATE_LIMITED: Rate limited: try again later\nDo not repeat this call now. Tell the user it failed."
     );
     let failure = host::call_tool(
         session.client.peer(),

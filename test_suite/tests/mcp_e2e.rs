@@ -166,11 +166,13 @@ fn result<'a>(transcript: &'a Value, id: &str) -> &'a Value {
     &call["result"]
 }
 
-/// The envelope of an error result, parsed from its text block.
+/// The envelope of an error result, parsed from its JSON text block (the
+/// second; the first is the text a model reads).
 fn envelope_of(result: &Value) -> Value {
     assert_eq!(result["isError"], json!(true), "not an error: {result}");
-    serde_json::from_str(result["content"][0]["text"].as_str().expect("error text"))
-        .expect("envelope JSON")
+    let blocks = result["content"].as_array().expect("content");
+    assert_eq!(blocks.len(), 2, "{result}");
+    serde_json::from_str(blocks[1]["text"].as_str().expect("error text")).expect("envelope JSON")
 }
 
 fn tool<'a>(transcript: &'a Value, name: &str) -> &'a Value {
@@ -277,8 +279,11 @@ fn tool_failure_meta(transcript: &Value, call: &Value, envelope: &Value) -> Opti
 /// [`tool_failure_meta`].
 fn error_result(transcript: &Value, id: &str, text: &str, structured: bool) -> Value {
     let envelope: Value = serde_json::from_str(text).expect("envelope JSON");
+    // The text a model reads (the envelope's `Display`, pinned by the
+    // wire tests), then the JSON.
+    let read: envelope::ErrorEnvelope = serde_json::from_str(text).expect("an envelope");
     let mut expected = json!({
-        "content": [{"type": "text", "text": text}],
+        "content": [{"type": "text", "text": read.to_string()}, {"type": "text", "text": text}],
         "isError": true,
         "resultType": "complete",
     });
@@ -796,6 +801,20 @@ fn check_read_and_write_of_a_locked_table(transcript: &Value) {
 /// The `INVALID_ARGUMENTS` envelope text of call `id` with `message` and
 /// the JSON of `argument_errors` (as the library writes them, in key
 /// order), and the call's generated correlation id.
+/// [`invalid_arguments`] with the corrected arguments the server computed.
+fn corrected_arguments(
+    transcript: &Value,
+    id: &str,
+    message: &str,
+    argument_errors: &str,
+    corrected: &str,
+) -> String {
+    invalid_arguments(transcript, id, message, argument_errors).replace(
+        r#","argument_errors":"#,
+        &format!(r#","details":{{"corrected_arguments":{corrected}}},"argument_errors":"#),
+    )
+}
+
 fn invalid_arguments(transcript: &Value, id: &str, message: &str, argument_errors: &str) -> String {
     let template = format!(
         r#"{{"isError":true,"error_class":"INVALID_ARGUMENTS","message":{},"next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","correlation_id":"@ID","argument_errors":{argument_errors}}}"#,
@@ -874,11 +893,12 @@ fn check_malformed_arguments(transcript: &Value) {
         &structured_error(
             transcript,
             "column_misspelled_key",
-            &invalid_arguments(
+            &corrected_arguments(
                 transcript,
                 "column_misspelled_key",
                 r#"2 problems in the arguments: /column is missing; /colunm is not a known field (did you mean "column"?)"#,
-                r#"[{"path":"/column","kind":"missing"},{"path":"/colunm","kind":"unknown_field","received":"string","suggestions":["column"]}]"#
+                r#"[{"path":"/column","kind":"missing"},{"path":"/colunm","kind":"unknown_field","received":"string","suggestions":["column"]}]"#,
+                r#"{"column":"HIRE_DATE","table":"EMPLOYEES"}"#
             )
         )
     );
@@ -892,11 +912,12 @@ fn check_malformed_arguments(transcript: &Value) {
         &structured_error(
             transcript,
             "column_wrong_enum",
-            &invalid_arguments(
+            &corrected_arguments(
                 transcript,
                 "column_wrong_enum",
                 r#"1 problem in the arguments: /case must be one of "exact", "insensitive" (did you mean "insensitive"?)"#,
-                r#"[{"path":"/case","kind":"unknown_variant","expected":"one of \"exact\", \"insensitive\"","received":"string","suggestions":["insensitive"]}]"#
+                r#"[{"path":"/case","kind":"unknown_variant","expected":"one of \"exact\", \"insensitive\"","received":"string","suggestions":["insensitive"]}]"#,
+                r#"{"case":"insensitive","column":"hire_date","table":"EMPLOYEES"}"#
             )
         )
     );
@@ -1007,12 +1028,7 @@ fn check_output_schemas_like_the_inspector(transcript: &Value) {
         }
     }
     // Why errors of such tools keep the envelope out: it would not match.
-    let envelope: Value = serde_json::from_str(
-        result(transcript, "describe_missing")["content"][0]["text"]
-            .as_str()
-            .expect("text"),
-    )
-    .expect("envelope JSON");
+    let envelope = envelope_of(result(transcript, "describe_missing"));
     let schema = &tool(transcript, "describe_table")["outputSchema"];
     assert!(!jsonschema::is_valid(schema, &envelope));
 }
@@ -1033,9 +1049,7 @@ fn check_envelope_schema(transcript: &Value) {
         if result["isError"] != json!(true) {
             continue;
         }
-        let text: Value =
-            serde_json::from_str(result["content"][0]["text"].as_str().expect("text"))
-                .expect("envelope JSON");
+        let text = envelope_of(result);
         assert!(validator.is_valid(&text), "{}", call["id"]);
         if let Some(content) = result.get("structuredContent") {
             assert!(validator.is_valid(content), "{}", call["id"]);
