@@ -134,9 +134,13 @@ pub(crate) fn write(
         _ => false,
     };
     // The steps the lead has not already said: not the argument fix (the
-    // problems are listed) nor the check (the lead says it).
+    // problems are listed), the check or a repeat (the lead says it or
+    // forbids it).
+    let repeat_said = no_repeat || matches!(lead, Lead::Wait(_) | Lead::Repeat);
     for step in &envelope.next_steps {
-        if step != FIX_STEP && !Effect::is_check_step(step) && !(no_repeat && asks_to_repeat(step))
+        if step != FIX_STEP
+            && !Effect::is_check_step(step)
+            && !(repeat_said && asks_to_repeat(step))
         {
             write!(out, "\nNext step: {step}")?;
         }
