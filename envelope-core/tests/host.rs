@@ -89,7 +89,7 @@ fn the_sep_3313_object() {
     assert_eq!(next, NextMove::AskUser);
     assert_eq!(
         host::model_text(&approval, &next),
-        "Ask the user to do what is needed; do not repeat this call before they have.\nINTERACTION_REQUIRED (APPROVAL_REQUIRED): the transfer needs approval\nNext step: ask the account owner to approve transfer 7\nAsk the user to do what is needed; do not repeat this call before they have."
+        "Do not repeat this call: ask the user to do what is needed.\nINTERACTION_REQUIRED (APPROVAL_REQUIRED): the transfer needs approval\nNext step: ask the account owner to approve transfer 7\nDo not repeat this call: ask the user to do what is needed."
     );
 
     // capability: the model changes its request, even if `retryable` says
@@ -137,7 +137,7 @@ fn the_sep_3313_object() {
     assert_eq!(next, NextMove::Stop);
     assert_eq!(
         host::model_text(&broken, &next),
-        "Check whether this call took effect before anything else; it may have, so do not repeat it before you know.\nINTERNAL (TIMEOUT): the index is corrupt\nNext step: tell the user the index must be rebuilt\nCheck whether this call took effect before anything else; it may have, so do not repeat it before you know."
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL (TIMEOUT): the index is corrupt\nNext step: tell the user the index must be rebuilt\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
     let unknown = host::read_tool_result(&sep_result("odd", json!({"class": "weather"}))).unwrap();
     assert_eq!(unknown.error_class, ErrorClass::Unknown);
@@ -337,7 +337,7 @@ fn the_next_move_rules() {
     );
     assert_eq!(
         host::model_text(&timeout, &NextMove::Stop),
-        "Check whether this call took effect before anything else; it may have, so do not repeat it before you know.\nTIMEOUT: the export timed out\nCheck whether this call took effect before anything else; it may have, so do not repeat it before you know."
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: the export timed out\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
     // The same of a read, of an idempotent write: repeat, with backoff, at
     // most three times.
@@ -497,7 +497,7 @@ fn typescript_sdk_texts_that_are_not_argument_problems() {
             &disabled,
             &host::next_move(&disabled, CallBehaviour::READ, 1)
         ),
-        "Use a supported option or another tool; do not repeat this call unchanged.\nUNSUPPORTED (TOOL_DISABLED): the tool \"add_note\" is disabled on this server\nNext step: do not call \"add_note\" again now; use another tool, or go on without it\nUse a supported option or another tool; do not repeat this call unchanged."
+        "Do not repeat this call unchanged: use a supported option or another tool.\nUNSUPPORTED (TOOL_DISABLED): the tool \"add_note\" is disabled on this server\nNext step: do not call \"add_note\" again now; use another tool, or go on without it\nDo not repeat this call unchanged: use a supported option or another tool."
     );
     let output = host::read_jsonrpc_error(
         -32602,
@@ -535,7 +535,7 @@ fn the_policy_bounds_every_wait() {
     let far = limited(3 * 86_400_000);
     assert_eq!(
         host::model_text(&far, &host::next_move(&far, CallBehaviour::default(), 1)),
-        "Tell the user it can be tried again after 3 days, or go on without it; do not repeat this call now.\nRATE_LIMITED: slow down\nTell the user it can be tried again after 3 days, or go on without it; do not repeat this call now."
+        "Do not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it.\nRATE_LIMITED: slow down\nDo not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it."
     );
     // A Retry-After of centuries, as seconds and as a date.
     for retry_after in ["99999999999", "Fri, 31 Dec 9999 23:59:59 GMT"] {
@@ -854,7 +854,7 @@ fn deep_input_on_a_small_stack() {
     assert_eq!(class, ErrorClass::Internal);
     assert_eq!(
         text,
-        "Check whether this call took effect before anything else; it may have, so do not repeat it before you know.\nINTERNAL: deep\nCheck whether this call took effect before anything else; it may have, so do not repeat it before you know."
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL: deep\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
     assert_eq!(data, ErrorClass::Unknown);
     assert_eq!(http, ErrorClass::InvalidArguments);

@@ -448,7 +448,7 @@ fn provided_renderers_of_a_hand_impl() {
 fn provided_to_mcp_result_of_a_hand_impl() {
     let expected = json!({
         "content": [
-            {"type": "text", "text": "Tell the user the quota is used up; do not repeat this call.\nQUOTA_EXCEEDED (NO_CREDITS): 0 credits left\nNext step: ask the user to top up\nTell the user the quota is used up; do not repeat this call."},
+            {"type": "text", "text": "Do not repeat this call: the quota is used up. Tell the user.\nQUOTA_EXCEEDED (NO_CREDITS): 0 credits left\nNext step: ask the user to top up\nDo not repeat this call: the quota is used up. Tell the user."},
             {"type": "text", "text": CREDITS_JSON}
         ],
         "structuredContent": {
@@ -518,11 +518,11 @@ fn missing_table() -> ErrorEnvelope {
 fn text_form_without_near_misses_is_one_line() {
     assert_eq!(
         missing_table().to_string(),
-        "Use a name that exists; do not repeat this call unchanged.\nOBJECT_NOT_FOUND: no table EMPLOYES\nUse a name that exists; do not repeat this call unchanged."
+        "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDo not repeat this call unchanged: use a name that exists."
     );
     assert_eq!(
         missing_table().with_fuzzy_matches(Vec::new()).to_string(),
-        "Use a name that exists; do not repeat this call unchanged.\nOBJECT_NOT_FOUND: no table EMPLOYES\nUse a name that exists; do not repeat this call unchanged."
+        "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDo not repeat this call unchanged: use a name that exists."
     );
 }
 
@@ -584,7 +584,7 @@ fn text_form_of_details() {
         .with_detail("quoted", "say \"hi\"");
     assert_eq!(
         env.to_string(),
-        "Tell the user a policy forbids this; do not repeat this call.\nPOLICY_DENIED: refused\nadmin: false\nattempts: 3\nlimits: {\"rows\":10}\nnone: null\nquoted: say \"hi\"\ntags: [\"a\",\"b\"]\nuser: ada\nTell the user a policy forbids this; do not repeat this call."
+        "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED: refused\nadmin: false\nattempts: 3\nlimits: {\"rows\":10}\nnone: null\nquoted: say \"hi\"\ntags: [\"a\",\"b\"]\nuser: ada\nDo not repeat this call: a policy forbids it. Tell the user."
     );
 }
 
@@ -595,7 +595,7 @@ fn text_form_of_a_timeout() {
         ErrorEnvelope::new(ErrorClass::Timeout, "slow")
             .with_retry_after_ms(500)
             .to_string(),
-        "Check whether this call took effect before anything else; it may have, so do not repeat it before you know.\nTIMEOUT: slow\nCheck whether this call took effect before anything else; it may have, so do not repeat it before you know."
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: slow\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
 }
 
@@ -677,7 +677,7 @@ fn tool_results_of_an_envelope_without_category() {
         env.to_tool_result("call_2"),
         ToolResult {
             tool_call_id: "call_2".into(),
-            content: "Use the existing one; do not create it again.\nALREADY_EXISTS: taken\nUse the existing one; do not create it again.".into(),
+            content: "Do not create it again: it already exists, so use the existing one.\nALREADY_EXISTS: taken\nDo not create it again: it already exists, so use the existing one.".into(),
             is_error: true,
             error_category: Some(UserErrorCategory::Duplicate),
         }
@@ -708,7 +708,7 @@ fn error_text_keeps_is_error_false() {
         env.to_tool_result("call_1"),
         ToolResult {
             tool_call_id: "call_1".into(),
-            content: "Tell the user it failed; do not repeat this call now.\nBUSY: m\nTell the user it failed; do not repeat this call now.".into(),
+            content: "Do not repeat this call now. Tell the user it failed.\nBUSY: m\nDo not repeat this call now. Tell the user it failed.".into(),
             is_error: false,
             error_category: Some(UserErrorCategory::Technical),
         }

@@ -229,7 +229,7 @@ fn is_error_false_survives_every_renderer() {
     assert!(!env.to_tool_result("call_1").is_error);
     let mcp = json!({
         "content": [
-            {"type": "text", "text": "Tell the user it failed; do not repeat this call now.\nBUSY: m\nTell the user it failed; do not repeat this call now."},
+            {"type": "text", "text": "Do not repeat this call now. Tell the user it failed.\nBUSY: m\nDo not repeat this call now. Tell the user it failed."},
             {"type": "text", "text": json}
         ],
         "structuredContent": {"isError": false, "error_class": "BUSY", "message": "m"},
@@ -303,7 +303,7 @@ fn text_form() {
     let result = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_tool_result("c");
     assert_eq!(
         result.content,
-        "Check whether this call took effect before anything else; it may have, so do not repeat it before you know.\nINTERNAL: boom\nCheck whether this call took effect before anything else; it may have, so do not repeat it before you know."
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL: boom\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
     assert_eq!(result.error_category, Some(UserErrorCategory::Technical));
 }

@@ -139,7 +139,7 @@ fn secret_never_rendered() {
         Some(UserErrorCategory::WorkflowDependency)
     );
     assert!(!result.content.contains("hunter2"));
-    let text = "Ask the user to sign in again; do not repeat this call before they have.\nUNAUTHENTICATED (LOGIN_FAILED): login failed for ada\nHelp: https://example.com/db-errors\nAsk the user to sign in again; do not repeat this call before they have.";
+    let text = "Do not repeat this call: ask the user to sign in again.\nUNAUTHENTICATED (LOGIN_FAILED): login failed for ada\nHelp: https://example.com/db-errors\nDo not repeat this call: ask the user to sign in again.";
     assert_eq!(err.to_tool_result("c").content, text);
     let mcp = err.to_mcp_result();
     assert_eq!(

@@ -89,7 +89,7 @@ fn a_vec_of_boxed_trait_objects_renders_tool_results() {
         errors[1].to_mcp_result(),
         json!({
             "content": [
-                {"type": "text", "text": "Tell the user a policy forbids this; do not repeat this call.\nPOLICY_DENIED (READ_ONLY): writes are disabled\nTell the user a policy forbids this; do not repeat this call."},
+                {"type": "text", "text": "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED (READ_ONLY): writes are disabled\nDo not repeat this call: a policy forbids it. Tell the user."},
                 {"type": "text", "text": READ_ONLY_JSON}
             ],
             "structuredContent": {

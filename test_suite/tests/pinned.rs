@@ -123,7 +123,7 @@ fn to_mcp_result_of_a_derived_type() {
     let timeout = json!({
         "content": [{
             "type": "text",
-            "text": "Check whether this call took effect before anything else; it may have, so do not repeat it before you know.\nTIMEOUT: the operation timed out; it may succeed if retried\nCheck whether this call took effect before anything else; it may have, so do not repeat it before you know."
+            "text": "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: the operation timed out; it may succeed if retried\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
         }, {
             "type": "text",
             "text": format!(

@@ -136,7 +136,7 @@ async fn gives_up_after_the_policys_repeats_with_the_text_for_the_model() {
     assert_eq!(failure.next, NextMove::Stop);
     assert_eq!(
         failure.model_text,
-        "Tell the user it failed; do not repeat this call now.\nBUSY (REFRESHING): the stock table is being refreshed\nCorrelation id: run-1-call-1\nTell the user it failed; do not repeat this call now."
+        "Do not repeat this call now. Tell the user it failed.\nBUSY (REFRESHING): the stock table is being refreshed\nCorrelation id: run-1-call-1\nDo not repeat this call now. Tell the user it failed."
     );
     assert_eq!(calls.load(Ordering::SeqCst), 3);
 }
@@ -165,7 +165,7 @@ async fn a_hint_beyond_the_longest_wait_is_not_waited() {
     assert!(started.elapsed() < Duration::from_secs(1));
     assert_eq!(
         failure.model_text,
-        "Tell the user it can be tried again after 6 h, or go on without it; do not repeat this call now.\nBUSY (REFRESHING): the stock table is being refreshed\nTell the user it can be tried again after 6 h, or go on without it; do not repeat this call now."
+        "Do not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.\nBUSY (REFRESHING): the stock table is being refreshed\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it."
     );
 }
 
@@ -207,7 +207,7 @@ async fn an_attempt_that_hangs_is_cut_at_the_call_timeout() {
     assert_eq!(failure.next, NextMove::Stop);
     assert_eq!(
         failure.model_text,
-        "Check whether this call took effect before anything else; it may have, so do not repeat it before you know.\nTIMEOUT (REQUEST_TIMEOUT): the tool call timed out before the server answered\nCheck whether this call took effect before anything else; it may have, so do not repeat it before you know."
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT (REQUEST_TIMEOUT): the tool call timed out before the server answered\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }

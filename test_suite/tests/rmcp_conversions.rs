@@ -184,7 +184,7 @@ fn generic_and_lifetime_parameterized_types() {
         key: 7_u8,
         table: &table,
     };
-    let expected = "Use a name that exists; do not repeat this call unchanged.\nOBJECT_NOT_FOUND (MISSING): no 7 in users\nUse a name that exists; do not repeat this call unchanged.";
+    let expected = "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND (MISSING): no 7 in users\nDo not repeat this call unchanged: use a name that exists.";
     let json = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no 7 in users","code":"MISSING","category":"NotFound"}"#;
     assert_eq!(
         CallToolResult::from(Lookup::Missing {

@@ -501,7 +501,7 @@ fn unrecognised_errors_fall_back_without_text() {
     let text = from_error(anyhow.as_ref()).to_string();
     assert_eq!(
         text,
-        "Check whether this call took effect before anything else; it may have, so do not repeat it before you know.\nINTERNAL (UNCLASSIFIED): an internal error occurred; changing the call will not help\nCheck whether this call took effect before anything else; it may have, so do not repeat it before you know."
+        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL (UNCLASSIFIED): an internal error occurred; changing the call will not help\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
     );
     assert!(
         !text.contains("secret") && !text.contains("internal:"),
