@@ -178,7 +178,7 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
         // The class's own sentence when it already says not to repeat (and
         // who acts: "ask the user to sign in again").
         NextMove::AskUser | NextMove::Stop
-            if text::forbids_repeat(envelope.error_class.act()) =>
+            if envelope.error_class.act().starts_with("Do not repeat") =>
         {
             Lead::Class
         }

@@ -319,7 +319,7 @@ classes! {
     ObjectNotFound = "OBJECT_NOT_FOUND" {
         owner: Caller, retryable: no, category: NotFound, http: 404, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Object not found",
-        act: "Use a name that exists; do not repeat this call unchanged.",
+        act: "Do not repeat this call unchanged: use a name that exists.",
         message: "the requested object does not exist",
     }
 
@@ -327,7 +327,7 @@ classes! {
     AlreadyExists = "ALREADY_EXISTS" {
         owner: Caller, retryable: no, category: Duplicate, http: 409, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Already exists",
-        act: "Use the existing one; do not create it again.",
+        act: "Do not create it again: it already exists, so use the existing one.",
         message: "the object already exists",
     }
 
@@ -356,7 +356,7 @@ classes! {
     Unauthenticated = "UNAUTHENTICATED" {
         owner: Caller, retryable: no, category: WorkflowDependency, http: 401, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Unauthenticated",
-        act: "Ask the user to sign in again; do not repeat this call before they have.",
+        act: "Do not repeat this call: ask the user to sign in again.",
         message: "authentication is required",
     }
 
@@ -370,7 +370,7 @@ classes! {
     InteractionRequired = "INTERACTION_REQUIRED" {
         owner: User, retryable: no, category: WorkflowDependency, http: 403, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Interaction required",
-        act: "Ask the user to do what is needed; do not repeat this call before they have.",
+        act: "Do not repeat this call: ask the user to do what is needed.",
         message: "a person must act before this call can succeed; tell the user",
     }
 
@@ -383,7 +383,7 @@ classes! {
     InsufficientPrivilege = "INSUFFICIENT_PRIVILEGE" {
         owner: Caller, retryable: no, category: WorkflowDependency, http: 403, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Insufficient privilege",
-        act: "Tell the user this is not permitted, or ask them for access; do not repeat this call.",
+        act: "Do not repeat this call: it is not permitted. Tell the user, or ask them for access.",
         message: "the caller lacks the privilege for this operation",
     }
 
@@ -391,7 +391,7 @@ classes! {
     PolicyDenied = "POLICY_DENIED" {
         owner: Caller, retryable: no, category: Validation, http: 403, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Denied by policy",
-        act: "Tell the user a policy forbids this; do not repeat this call.",
+        act: "Do not repeat this call: a policy forbids it. Tell the user.",
         message: "a policy refused the request",
     }
 
@@ -399,7 +399,7 @@ classes! {
     Unsupported = "UNSUPPORTED" {
         owner: Caller, retryable: no, category: Validation, http: 501, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Unsupported",
-        act: "Use a supported option or another tool; do not repeat this call unchanged.",
+        act: "Do not repeat this call unchanged: use a supported option or another tool.",
         message: "the operation is not supported",
     }
 
@@ -425,7 +425,7 @@ classes! {
     RateLimited = "RATE_LIMITED" {
         owner: Caller, retryable: yes, category: Technical, http: 429, effect: Nothing,
         tool_failure: "reliability", log: Info, title: "Rate limited",
-        act: "Tell the user it failed; do not repeat this call now.",
+        act: "Do not repeat this call now. Tell the user it failed.",
         message: "the rate limit was exceeded; wait for the retry hint, then retry the same call",
     }
 
@@ -440,7 +440,7 @@ classes! {
     QuotaExceeded = "QUOTA_EXCEEDED" {
         owner: Caller, retryable: no, category: Technical, http: 429, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Quota exceeded",
-        act: "Tell the user the quota is used up; do not repeat this call.",
+        act: "Do not repeat this call: the quota is used up. Tell the user.",
         message: "a quota is used up; retrying will not help until it resets or is raised",
     }
 
@@ -456,7 +456,7 @@ classes! {
     Busy = "BUSY" {
         owner: Server, retryable: yes, category: Technical, http: 503, effect: Nothing,
         tool_failure: "reliability", log: Warn, title: "Server busy",
-        act: "Tell the user it failed; do not repeat this call now.",
+        act: "Do not repeat this call now. Tell the user it failed.",
         message: "the server is busy; retry the same call later",
         step: "wait retry_after_ms milliseconds, then repeat the same call",
     }
@@ -465,7 +465,7 @@ classes! {
     Timeout = "TIMEOUT" {
         owner: Server, retryable: yes, category: Technical, http: 504, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Timeout",
-        act: "Tell the user it failed; do not repeat this call now.",
+        act: "Do not repeat this call now. Tell the user it failed.",
         message: "the operation timed out; it may succeed if retried",
     }
 
@@ -473,7 +473,7 @@ classes! {
     Transient = "TRANSIENT" {
         owner: Server, retryable: yes, category: Technical, http: 503, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Temporary failure",
-        act: "Tell the user it failed; do not repeat this call now.",
+        act: "Do not repeat this call now. Tell the user it failed.",
         message: "a temporary failure occurred; retry the same call",
     }
 
@@ -481,7 +481,7 @@ classes! {
     ConnectionFailed = "CONNECTION_FAILED" {
         owner: Server, retryable: yes, category: Technical, http: 502, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Connection failed",
-        act: "Tell the user it failed; do not repeat this call now.",
+        act: "Do not repeat this call now. Tell the user it failed.",
         message: "the server could not reach a service it depends on",
     }
 
@@ -489,7 +489,7 @@ classes! {
     Cancelled = "CANCELLED" {
         owner: Caller, retryable: no, category: Technical, http: 499, effect: Unknown,
         tool_failure: "reliability", log: Info, title: "Cancelled",
-        act: "Ask the user whether to go on; the call was cancelled, so do not repeat it on your own.",
+        act: "Do not repeat this call: it was cancelled. Ask the user whether to go on.",
         message: "the operation was cancelled",
     }
 
@@ -498,7 +498,7 @@ classes! {
     Internal = "INTERNAL" {
         owner: Server, retryable: no, category: Technical, http: 500, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Internal error",
-        act: "Tell the user it failed inside the server; do not repeat this call, changing it will not help.",
+        act: "Do not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed.",
         message: "an internal error occurred; changing the call will not help",
     }
 
@@ -508,7 +508,7 @@ classes! {
     Unknown = "UNKNOWN" {
         owner: Server, retryable: no, category: Technical, http: 500, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Unknown error",
-        act: "Tell the user it failed; do not repeat this call.",
+        act: "Do not repeat this call. Tell the user it failed.",
         message: "an internal error occurred; changing the call will not help",
     }
 }

@@ -11,8 +11,7 @@
 //! - every argument problem is spelled out as its fix, and when the fix
 //!   follows from what was sent (a misspelled key, a number sent as a
 //!   string) the corrected arguments are given whole;
-//! - a call that is not safe to repeat says "do not repeat this call",
-//!   after what to do instead;
+//! - a call that is not safe to repeat says "Do not repeat this call";
 //! - a tool the model should call is named.
 
 use std::fmt;
@@ -131,7 +130,7 @@ pub(crate) fn write(
     // A lead that says not to repeat is not contradicted below.
     let no_repeat = match lead {
         Lead::Check(_) | Lead::Stop | Lead::AskUser | Lead::Postpone(_) => true,
-        Lead::Class => forbids_repeat(act),
+        Lead::Class => act.starts_with("Do not repeat") && !act.contains("unchanged"),
         _ => false,
     };
     // The steps the lead has not already said: not the argument fix (the
@@ -202,13 +201,13 @@ fn sentence(
         Lead::FixArguments => out.write_str("Fix these arguments, then call this tool again:")?,
         Lead::Wait(ms) => write!(out, "Wait {ms} ms, then repeat the same call unchanged.")?,
         Lead::Repeat => out.write_str("Repeat the same call unchanged; it may succeed now.")?,
-        Lead::Check(Some(tool)) => write!(
-            out,
-            "Call {tool} now to check whether this call took effect; it may have, so do not repeat it before you know."
-        )?,
-        Lead::Check(None) => out.write_str(
-            "Check whether this call took effect before anything else; it may have, so do not repeat it before you know.",
-        )?,
+        Lead::Check(tool) => {
+            out.write_str("Do not repeat this call: it may already have taken effect.")?;
+            match tool {
+                Some(tool) => write!(out, " Call {tool} now to check whether it did.")?,
+                None => out.write_str(" Check whether it did before anything else.")?,
+            }
+        }
         Lead::CallTool(tool) => {
             write!(
                 out,
@@ -226,19 +225,15 @@ fn sentence(
         }
         Lead::Postpone(wait) => write!(
             out,
-            "Tell the user it can be tried again after {wait}, or go on without it; do not repeat this call now."
+            "Do not repeat this call now: it may pass after {wait}. Tell the user when it can be tried again, or go on without it."
         )?,
-        Lead::AskUser => out.write_str("Ask the user to resolve this; do not repeat this call.")?,
-        Lead::Stop => out.write_str("Tell the user it failed; do not repeat this call.")?,
+        Lead::AskUser => {
+            out.write_str("Do not repeat this call. Ask the user to resolve it.")?;
+        }
+        Lead::Stop => out.write_str("Do not repeat this call. Tell the user it failed.")?,
         Lead::Class => out.write_str(act)?,
     }
     Ok(())
-}
-
-/// Whether a class's sentence forbids repeating the call (not only
-/// unchanged).
-pub(crate) fn forbids_repeat(act: &str) -> bool {
-    act.contains("do not repeat this call") && !act.contains("unchanged")
 }
 
 /// Whether a next step asks for the call again (`retry`, `repeat`, `try
@@ -315,7 +310,7 @@ impl fmt::Display for ErrorEnvelope {
     /// ```
     ///
     /// ```text
-    /// Call list_orders now to check whether this call took effect; it may have, so do not repeat it before you know.
+    /// Do not repeat this call: it may already have taken effect. Call list_orders first to check whether it did.
     /// TIMEOUT (ORDER_TIMEOUT): the order service did not answer in time
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
