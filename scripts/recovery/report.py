@@ -80,6 +80,16 @@ def renderings_of(documents):
     return order
 
 
+def totals(documents, renderings, count):
+    """One row per results file: `count`'s score per rendering and in all."""
+    print("| model | " + " | ".join(f"`{name}`" for name in renderings) + " | all |")
+    print("|---|" + "---:|" * (len(renderings) + 1))
+    for document in documents:
+        rows = document["rows"]
+        cells = [cell(*count([row for row in rows if row["rendering"] == name])) for name in renderings]
+        print(f"| {label(document)} | " + " | ".join(cells) + f" | {cell(*count(rows))} |")
+
+
 def main(paths):
     if not paths:
         sys.exit(__doc__.strip())
@@ -87,19 +97,9 @@ def main(paths):
     renderings = renderings_of(documents)
 
     print("Correct next actions per rendering of the failure:\n")
-    print("| model | " + " | ".join(f"`{name}`" for name in renderings) + " | all |")
-    print("|---|" + "---:|" * (len(renderings) + 1))
-    for document in documents:
-        rows = document["rows"]
-        cells = [cell(*tally([row for row in rows if row["rendering"] == name])) for name in renderings]
-        print(f"| {label(document)} | " + " | ".join(cells) + f" | {cell(*tally(rows))} |")
+    totals(documents, renderings, tally)
     print("\nThe same answers with the timing relaxed (a wait before the right call counts):\n")
-    print("| model | " + " | ".join(f"`{name}`" for name in renderings) + " | all |")
-    print("|---|" + "---:|" * (len(renderings) + 1))
-    for document in documents:
-        rows = document["rows"]
-        cells = [cell(*tally_lenient([row for row in rows if row["rendering"] == name])) for name in renderings]
-        print(f"| {label(document)} | " + " | ".join(cells) + f" | {cell(*tally_lenient(rows))} |")
+    totals(documents, renderings, tally_lenient)
     commits = sorted({str(document.get("commit")) for document in documents})
     print(f"\nRenderings of commit {', '.join(commits)}; node-llama-cpp "
           f"{', '.join(sorted({str(document.get('node_llama_cpp')) for document in documents}))}, "

@@ -21,6 +21,7 @@
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use super::{pointer, unescape};
 use crate::model::argument_error::{ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS};
 use crate::model::envelope::ErrorEnvelope;
 
@@ -106,7 +107,7 @@ fn corrected(arguments: &Value, problems: &[ArgumentError]) -> Option<Value> {
         }
         let value = map.remove(&key)?;
         map.insert(name.clone(), value);
-        filled.push(format!("{object}/{}", escape(name)));
+        filled.push(format!("{object}{}", pointer([name])));
     }
     for problem in problems {
         match problem.kind {
@@ -164,16 +165,6 @@ fn split(path: &str) -> Option<(String, String)> {
 /// The object at the pointer `path`.
 fn object_at<'v>(value: &'v mut Value, path: &str) -> Option<&'v mut Map<String, Value>> {
     value.pointer_mut(path)?.as_object_mut()
-}
-
-/// A reference token as the key it names (RFC 6901, section 4).
-fn unescape(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
-}
-
-/// A key as a reference token (RFC 6901, section 3).
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

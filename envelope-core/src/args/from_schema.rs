@@ -424,11 +424,7 @@ fn format_bounds(format: &str) -> Option<(Value, Value)> {
 /// The unescaped reference tokens of a JSON Pointer (RFC 6901: `~1` is
 /// `/`, then `~0` is `~`).
 fn tokens(pointer: &str) -> Vec<String> {
-    pointer
-        .split('/')
-        .skip(1)
-        .map(|token| token.replace("~1", "/").replace("~0", "~"))
-        .collect()
+    pointer.split('/').skip(1).map(super::unescape).collect()
 }
 
 #[cfg(test)]

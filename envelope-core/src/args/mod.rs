@@ -393,6 +393,12 @@ fn compare_paths(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// A reference token of a JSON Pointer as the key it names (RFC 6901,
+/// section 4: `~1` is `/`, then `~0` is `~`); [`pointer`] escapes.
+pub(crate) fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
 /// A JSON Pointer (RFC 6901) from unescaped reference tokens:
 /// `["rows", "3", "id"]` gives `"/rows/3/id"`, no tokens give `""` (the
 /// whole document). In each token `~` is written `~0` and `/` is written

@@ -227,22 +227,26 @@ impl fmt::Display for ArgumentError {
         {
             write!(f, ", got {}", with_article(received))?;
         }
-        let count = self.suggestions.len();
-        for (i, name) in self.suggestions.iter().enumerate() {
-            let lead = match i {
-                0 => " (did you mean ",
-                _ if i + 1 == count => " or ",
-                _ => ", ",
-            };
-            f.write_str(lead)?;
-            // A JSON string literal: the form the model writes it in.
-            write!(f, "{}", serde_json::Value::from(name.as_str()))?;
-        }
-        if count > 0 {
+        if !self.suggestions.is_empty() {
+            f.write_str(" (did you mean ")?;
+            names_list(f, &self.suggestions)?;
             f.write_str("?)")?;
         }
         Ok(())
     }
+}
+
+/// `"A", "B" or "C"`: names as JSON string literals, the form a model
+/// writes them in; near misses in an argument problem and in the text a
+/// model reads.
+pub(crate) fn names_list(out: &mut impl fmt::Write, names: &[String]) -> fmt::Result {
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            out.write_str(if i + 1 == names.len() { " or " } else { ", " })?;
+        }
+        write!(out, "{}", Value::from(name.as_str()))?;
+    }
+    Ok(())
 }
 
 /// The JSON type name of `value`, as JSON Schema names types: `"null"`,

@@ -19,7 +19,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::model::argument_error::{
-    ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP,
+    ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP, names_list,
 };
 use crate::model::class::Owner;
 use crate::model::effect::Effect;
@@ -281,17 +281,6 @@ fn fix(
             }
         }
     }
-}
-
-/// `"A", "B" or "C"`, each name as a JSON string.
-fn names_list(out: &mut impl fmt::Write, names: &[String]) -> fmt::Result {
-    for (i, name) in names.iter().enumerate() {
-        if i > 0 {
-            out.write_str(if i + 1 == names.len() { " or " } else { ", " })?;
-        }
-        write!(out, "{}", Value::from(name.as_str()))?;
-    }
-    Ok(())
 }
 
 impl fmt::Display for ErrorEnvelope {
