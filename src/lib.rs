@@ -116,7 +116,8 @@
 //!
 //! # Optional features
 //!
-//! All off by default. This table is the one description of each; the
+//! All off by default. This table is the one description of each, except
+//! that a library's feature is described by its module; the
 //! [`guide::integrations`] chapter shows them at work.
 //!
 //! | feature | adds | turns on |
@@ -127,13 +128,8 @@
 //! | `tracing` | `log::report`: one `tracing` event per error for the operator, with its `source()` chain and correlation id | |
 //! | `http` | RFC 9457 problem details: `Envelope::to_problem_details()`, the `problem` module (`ProblemDetails`, `http_response`, `CONTENT_TYPE`), with the `http` crate's types | |
 //! | `axum` | axum 0.8 (without its default features): `IntoResponse` for derived types and `ErrorEnvelope` (a problem details response with `Retry-After`); the extractors `axum::{Json, Query, Path}` that reject in problem details; `axum::RouterExt::answer_failures` (404 and 405 in problem details, the request's `CallContext`: correlation id, the method's retry safety, one log line) | `http`, `schemars` |
-//! | `rusqlite` | `Envelope` for `rusqlite::Error`, any rusqlite from 0.31 to 0.43 (one range: rusqlite's `links = "sqlite3"` allows one copy per build, so cargo picks the user's, with `bundled` or system SQLite alike): `SQLITE_BUSY`/`SQLITE_LOCKED` busy with a retry hint ([`busy_retry_after`]), constraint violations the caller's (a unique one naming its columns), the database's own failures `INTERNAL`; the table is on the `rusqlite` module. Also `idempotency::SqliteStore`, keyed calls' answers kept across restarts. Adds 8 crates (`cargo tree -e normal,build`), and SQLite as the user's rusqlite builds it. rusqlite 0.41 and later need Rust 1.89 | |
-//! | `sqlx` | `Envelope` for `sqlx::Error` of sqlx 0.9 (through `sqlx-core`: no driver, runtime or macros), by SQLSTATE for PostgreSQL and MySQL and by result code for SQLite: unique violation `ALREADY_EXISTS`, serialization failure and deadlock retryable, lock and pool timeouts busy with a retry hint; the table is on the `sqlx` module. Adds 66 crates; sqlx 0.9 needs Rust 1.94 | |
-//! | `sqlx08` | the same for sqlx 0.8, the `sqlx08` module (a feature per semver line: cargo would build a second `sqlx-core` for a version range, not pick the user's). Builds on the crate's minimum Rust | |
+//! | a library's name: the modules labelled with a feature under [Modules](#modules) (`rusqlite`, `sqlx`, ...) | [`Envelope`] for that library's error types: `?` turns one into a classified envelope, `#[envelope(transparent)]` wraps it, and a source chain through one is recognised. The module's documentation is the one description of its mapping: the table, the versions it covers, the crates it adds and the Rust it needs | |
 //! | `postgres` | `idempotency::PostgresStore`: keyed calls' answers in a Postgres table shared by a server's replicas (sqlx's Postgres driver, no runtime or TLS of its own: your `sqlx` features choose them). Turns on `sqlx`; adds 38 crates to it (`cargo tree -e normal,build`). Needs Rust 1.94, as sqlx 0.9 does | |
-//! | `reqwest` | `Envelope` for `reqwest::Error` of reqwest 0.13 (connect failures sent nothing, timeouts after sending may have taken effect, an error status by `ErrorClass::from_http_status`) and `reqwest::error_for_status` with `Retry-After`; the table is on the `reqwest` module. Adds 63 crates (reqwest without its default features, and `httpdate`) | |
-//! | `reqwest012` | the same for reqwest 0.12, the `reqwest012` module (a feature per line, as for sqlx) | |
-//! | `tokio` | `Envelope` for `tokio::task::JoinError` (panicked `INTERNAL`, aborted `CANCELLED`) and `tokio::time::error::Elapsed` (`TIMEOUT`); the table is on the `tokio` module. Adds 2 crates (tokio with `rt` and `time`) | |
 //! | `host` | the other side, for agent hosts: `host::read_tool_result` (an MCP `CallToolResult` of any server: our envelope, the draft SEP-3313 `_meta`, the official SDKs' texts, plain text), `host::read_jsonrpc_error`, `host::read_http` (problem details, other frameworks' validation bodies, bare statuses, `Retry-After`), with `rmcp` and `http` for their types, every text bounded; `host::next_move` (repeat after a delay, postpone, fix the arguments, call another tool, pick a near miss, ask the user, stop) within a `host::RetryPolicy`, `host::Retries` (jitter, a budget per run) and `host::model_text`; with `rmcp`, `host::call_tool`, the retry loop over rmcp's client. Adds 6 crates (`httpdate`, `fastrand`, `uuid` and its `getrandom`, `cfg-if`, `libc`), and with `rmcp` turns on rmcp's `client` (1 more: `tokio-stream`) | |
 
 #![forbid(unsafe_code)]

@@ -6,16 +6,19 @@
 //! facade's `integrations!` macro emits for a derived type (re-exported
 //! through `__private`, not public API).
 //!
-//! Adding an integration is its file, a line below and its feature in the
-//! two `Cargo.toml`s; the crate root re-exports every module here.
+//! Adding an integration is its file, `NAME.rs` or `NAME/mod.rs`, and its
+//! feature `NAME` in the two `Cargo.toml`s: the build script (`build.rs`)
+//! lists this folder's modules, and the crate root re-exports each. A
+//! folder without a `mod.rs` holds a body that modules `include!`.
 
 /// Declares each integration module under its feature and [`find`]: the
 /// envelope of one of the integrations' errors in a source chain (each
 /// module has a `find`; `None` for a framework without error types).
 macro_rules! integrations {
-    ($($feature:literal $name:ident;)*) => {
+    ($($feature:literal $name:ident $path:literal;)*) => {
         $(
             #[cfg(feature = $feature)]
+            #[path = $path]
             pub mod $name;
         )*
 
@@ -36,13 +39,6 @@ macro_rules! integrations {
     };
 }
 
-integrations! {
-    "axum" axum;
-    "reqwest" reqwest;
-    "reqwest012" reqwest012;
-    "rmcp" rmcp;
-    "rusqlite" rusqlite;
-    "sqlx" sqlx;
-    "sqlx08" sqlx08;
-    "tokio" tokio;
-}
+// `integrations! { "axum" axum "/…/src/integrations/axum/mod.rs"; ... }`,
+// one line per module of this folder, written by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/integrations.rs"));

@@ -1,7 +1,9 @@
 //! reqwest 0.13 (feature `reqwest`; reqwest 0.12 is feature `reqwest012`,
 //! [`reqwest012`](crate::reqwest012)): [`Envelope`](crate::Envelope) for
 //! `reqwest::Error`, and [`error_for_status`], which turns an upstream
-//! API's error status into an envelope with its `Retry-After`.
+//! API's error status into an envelope with its `Retry-After`. It adds 63
+//! crates (`cargo tree -e normal,build`: reqwest without its default
+//! features, and `httpdate`).
 //!
 //! What a failed upstream request did decides whether the tool call may be
 //! repeated, so the effect comes from when it failed:

@@ -1,8 +1,15 @@
-//! rusqlite 0.39 (feature `rusqlite`): [`Envelope`](crate::Envelope) for
-//! `rusqlite::Error`, so a server on SQLite wraps it with
+//! rusqlite 0.31 to 0.43 (feature `rusqlite`): [`Envelope`](crate::Envelope)
+//! for `rusqlite::Error`, so a server on SQLite wraps it with
 //! `#[envelope(transparent)]`, `?`s it into an `ErrorEnvelope`, or finds it
 //! in a source chain ([`from_error`](crate::from_error)), with no `From`
-//! impl or `match` of its own.
+//! impl or `match` of its own. The feature also adds
+//! `idempotency::SqliteStore`, keyed calls' answers kept across restarts.
+//!
+//! One feature covers the whole range: rusqlite's `links = "sqlite3"`
+//! allows one copy per build, so cargo picks the user's own, with `bundled`
+//! or system SQLite alike. It adds 8 crates (`cargo tree -e normal,build`),
+//! and SQLite as the user's rusqlite builds it; rusqlite 0.41 and later
+//! need Rust 1.89.
 //!
 //! | error | class | code | effect |
 //! |---|---|---|---|

@@ -1,5 +1,6 @@
 //! tokio 1 (feature `tokio`): [`Envelope`](crate::Envelope) for
-//! `tokio::task::JoinError` and `tokio::time::error::Elapsed`.
+//! `tokio::task::JoinError` and `tokio::time::error::Elapsed`. It adds 2
+//! crates (tokio with `rt` and `time`).
 //!
 //! | error | class | code | effect |
 //! |---|---|---|---|
