@@ -112,11 +112,11 @@ def hand_arm(i, owned):
                 f'.with_fuzzy_matches({fuzzy}).with_next_step(format!("check the spelling of {{name}}")),')
     if s == 1:
         return (f'{v} {{ retry_after_ms }} => ErrorEnvelope::new(ErrorClass::Busy, '
-                f'"the server is busy; retry the same call later").with_code("{code(i)}")'
+                f'"the server is busy").with_code("{code(i)}")'
                 f'.with_next_step("wait, then retry call {i}").with_retry_after_ms(*retry_after_ms),'
                 if not owned else
                 f'{v} {{ retry_after_ms }} => ErrorEnvelope::new(ErrorClass::Busy, '
-                f'"the server is busy; retry the same call later").with_code("{code(i)}")'
+                f'"the server is busy").with_code("{code(i)}")'
                 f'.with_next_step("wait, then retry call {i}").with_retry_after_ms(retry_after_ms),')
     if s == 2:
         return (f'{v} {{ argument, reason }} => ErrorEnvelope::new(ErrorClass::InvalidArguments, '

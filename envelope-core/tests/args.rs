@@ -530,7 +530,7 @@ fn display_of_the_envelope_leads_with_the_fix() {
     let envelope = args::parse::<Query>(json!({"table": "EMP", "limit": "5"})).unwrap_err();
     assert_eq!(
         envelope.to_string(),
-        "Call this tool again with these arguments: {\"limit\":5,\"table\":\"EMP\"}\n- /limit must be an integer, got a string: send 5\nINVALID_ARGUMENTS\nCall this tool again with these arguments: {\"limit\":5,\"table\":\"EMP\"}"
+        "Call this tool again with these arguments: {\"limit\":5,\"table\":\"EMP\"}\n- /limit must be an integer, got a string: send 5 without quotes, as an integer\nINVALID_ARGUMENTS\nCall this tool again with these arguments: {\"limit\":5,\"table\":\"EMP\"}"
     );
 }
 

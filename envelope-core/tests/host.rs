@@ -137,7 +137,7 @@ fn the_sep_3313_object() {
     assert_eq!(next, NextMove::Stop);
     assert_eq!(
         host::model_text(&broken, &next),
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL (TIMEOUT): the index is corrupt\nNext step: tell the user the index must be rebuilt\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
+        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL (TIMEOUT): the index is corrupt\nNext step: tell the user the index must be rebuilt\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
     let unknown = host::read_tool_result(&sep_result("odd", json!({"class": "weather"}))).unwrap();
     assert_eq!(unknown.error_class, ErrorClass::Unknown);
@@ -337,7 +337,7 @@ fn the_next_move_rules() {
     );
     assert_eq!(
         host::model_text(&timeout, &NextMove::Stop),
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: the export timed out\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
+        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: the export timed out\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
     // The same of a read, of an idempotent write: repeat, with backoff, at
     // most three times.
@@ -854,7 +854,7 @@ fn deep_input_on_a_small_stack() {
     assert_eq!(class, ErrorClass::Internal);
     assert_eq!(
         text,
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL: deep\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
+        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL: deep\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
     assert_eq!(data, ErrorClass::Unknown);
     assert_eq!(http, ErrorClass::InvalidArguments);

@@ -140,14 +140,11 @@ fn generic_message_of_every_class() {
         (C::ObjectNotFound, "the requested object does not exist"),
         (C::AlreadyExists, "the object already exists"),
         (C::PreconditionFailed, "a required earlier step is missing"),
-        (
-            C::Conflict,
-            "the state changed; read it again before retrying",
-        ),
+        (C::Conflict, "the state changed since it was read"),
         (C::Unauthenticated, "authentication is required"),
         (
             C::InteractionRequired,
-            "a person must act before this call can succeed; tell the user",
+            "a person must act before this call can succeed",
         ),
         (
             C::InsufficientPrivilege,
@@ -155,23 +152,11 @@ fn generic_message_of_every_class() {
         ),
         (C::PolicyDenied, "a policy refused the request"),
         (C::Unsupported, "the operation is not supported"),
-        (
-            C::RateLimited,
-            "the rate limit was exceeded; wait for the retry hint, then retry the same call",
-        ),
-        (
-            C::QuotaExceeded,
-            "a quota is used up; retrying will not help until it resets or is raised",
-        ),
-        (C::Busy, "the server is busy; retry the same call later"),
-        (
-            C::Timeout,
-            "the operation timed out; it may succeed if retried",
-        ),
-        (
-            C::Transient,
-            "a temporary failure occurred; retry the same call",
-        ),
+        (C::RateLimited, "the rate limit was exceeded"),
+        (C::QuotaExceeded, "a quota is used up"),
+        (C::Busy, "the server is busy"),
+        (C::Timeout, "the operation timed out"),
+        (C::Transient, "a temporary failure occurred"),
         (
             C::ConnectionFailed,
             "the server could not reach a service it depends on",
@@ -204,18 +189,9 @@ fn generic_message_of_every_server_owned_class() {
     assert_eq!(
         server,
         [
-            (
-                ErrorClass::Busy,
-                "the server is busy; retry the same call later"
-            ),
-            (
-                ErrorClass::Timeout,
-                "the operation timed out; it may succeed if retried"
-            ),
-            (
-                ErrorClass::Transient,
-                "a temporary failure occurred; retry the same call"
-            ),
+            (ErrorClass::Busy, "the server is busy"),
+            (ErrorClass::Timeout, "the operation timed out"),
+            (ErrorClass::Transient, "a temporary failure occurred"),
             (
                 ErrorClass::ConnectionFailed,
                 "the server could not reach a service it depends on"
@@ -595,7 +571,7 @@ fn text_form_of_a_timeout() {
         ErrorEnvelope::new(ErrorClass::Timeout, "slow")
             .with_retry_after_ms(500)
             .to_string(),
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: slow\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
+        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: slow\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
 }
 

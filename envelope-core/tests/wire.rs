@@ -303,7 +303,7 @@ fn text_form() {
     let result = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_tool_result("c");
     assert_eq!(
         result.content,
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL: boom\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
+        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL: boom\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
     assert_eq!(result.error_category, Some(UserErrorCategory::Technical));
 }

@@ -68,7 +68,7 @@ fn expected_json() -> [(String, UserErrorCategory); 12] {
             U::WorkflowDependency,
         ),
         (
-            r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait, then retry the same call"],"retry_after_ms":250,"code":"BUSY","category":"Technical","retryable":true}"#.to_owned(),
+            r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","next_steps":["wait, then retry the same call"],"retry_after_ms":250,"code":"BUSY","category":"Technical","retryable":true}"#.to_owned(),
             U::Technical,
         ),
         (

@@ -154,7 +154,7 @@ fn an_upstream_rate_limit_is_busy_with_its_hint() {
         err.to_json_string(),
         concat!(
             r#"{"isError":true,"error_class":"BUSY","#,
-            r#""message":"the server is busy; retry the same call later","#,
+            r#""message":"the server is busy","#,
             r#""ora_code":429,"retry_after_ms":1500,"code":"LIMITED","category":"Technical","retryable":true}"#,
         )
     );

@@ -96,7 +96,7 @@ fn busy_with_templated_steps_and_retry_field() {
     let err = DbError::Busy { wait_ms: 250 };
     assert_eq!(
         json(&err),
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","suggested_tool":"status","next_steps":["wait 250 ms","retry the same call"],"retry_after_ms":250,"code":"DB_BUSY","category":"Technical","retryable":true,"help_url":"https://example.com/db-errors"}"#
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","suggested_tool":"status","next_steps":["wait 250 ms","retry the same call"],"retry_after_ms":250,"code":"DB_BUSY","category":"Technical","retryable":true,"help_url":"https://example.com/db-errors"}"#
     );
     assert_eq!(
         err.into_envelope().to_json_string(),
@@ -109,7 +109,7 @@ fn static_retry_is_replaced_only_by_a_set_field() {
     let none = DbError::Slow { retry: None };
     assert_eq!(
         json(&none),
-        r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","next_steps":["the call may have taken effect: check its result before repeating it"],"retry_after_ms":500,"code":"DB_SLOW","category":"Technical","effect":"unknown","help_url":"https://example.com/db-errors"}"#
+        r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","next_steps":["the call may have taken effect: check its result before repeating it"],"retry_after_ms":500,"code":"DB_SLOW","category":"Technical","effect":"unknown","help_url":"https://example.com/db-errors"}"#
     );
     let some = DbError::Slow {
         retry: Some(Duration::from_secs(2)),

@@ -46,7 +46,7 @@ fn missing() -> LoadError {
 }
 
 const MISSING_JSON: &str = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no file a.txt","fuzzy_matches":["b.txt"],"code":"MISSING","category":"NotFound"}"#;
-const BUSY_JSON: &str = r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","retry_after_ms":250,"code":"BUSY","category":"MissingContext","retryable":true}"#;
+const BUSY_JSON: &str = r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","retry_after_ms":250,"code":"BUSY","category":"MissingContext","retryable":true}"#;
 const READ_ONLY_JSON: &str = r#"{"isError":true,"error_class":"POLICY_DENIED","message":"writes are disabled","code":"READ_ONLY","category":"Validation"}"#;
 
 #[test]

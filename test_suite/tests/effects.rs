@@ -119,7 +119,7 @@ fn retryable_overrides_the_class() {
 #[test]
 fn correlation_ids_reach_every_renderer() {
     let busy = StoreError::Busy { request: 4711 };
-    let expected = r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","retry_after_ms":500,"code":"BUSY","category":"Technical","retryable":true,"correlation_id":"4711"}"#;
+    let expected = r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","retry_after_ms":500,"code":"BUSY","category":"Technical","retryable":true,"correlation_id":"4711"}"#;
     assert_eq!(busy.to_json_string(), expected);
     assert_eq!(busy.to_tool_result_json("call_1").content, expected);
     assert_eq!(
@@ -181,7 +181,7 @@ fn the_catalog_describes_effects_and_ids() {
             "category": "Technical",
             "suggested_tool": null,
             "next_steps": [],
-            "message": "the server is busy; retry the same call later",
+            "message": "the server is busy",
             "help_url": null,
             "ora_code": null,
             "retry_after_ms": 500,
@@ -334,7 +334,7 @@ fn explicit_nothing_on_a_class_that_may_have_taken_effect() {
         json!({
             "isError": true,
             "error_class": "TIMEOUT",
-            "message": "the operation timed out; it may succeed if retried",
+            "message": "the operation timed out",
             "next_steps": ["narrow the query"],
             "retryable": true,
             "code": "READ_TIMED_OUT",

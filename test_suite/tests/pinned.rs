@@ -48,12 +48,12 @@ const CHECK: &str = "the call may have taken effect: check its result before rep
 #[test]
 fn generic_message_of_every_server_owned_variant() {
     let expected = [
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","code":"BUSY","category":"Technical","retryable":true}"#.to_owned(),
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","code":"BUSY","category":"Technical","retryable":true}"#.to_owned(),
         format!(
-            r#"{{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","next_steps":["{CHECK}"],"code":"TIMEOUT","category":"Technical","effect":"unknown"}}"#
+            r#"{{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","next_steps":["{CHECK}"],"code":"TIMEOUT","category":"Technical","effect":"unknown"}}"#
         ),
         format!(
-            r#"{{"isError":true,"error_class":"TRANSIENT","message":"a temporary failure occurred; retry the same call","next_steps":["{CHECK}"],"code":"TRANSIENT","category":"Technical","effect":"unknown"}}"#
+            r#"{{"isError":true,"error_class":"TRANSIENT","message":"a temporary failure occurred","next_steps":["{CHECK}"],"code":"TRANSIENT","category":"Technical","effect":"unknown"}}"#
         ),
         format!(
             r#"{{"isError":true,"error_class":"CONNECTION_FAILED","message":"the server could not reach a service it depends on","next_steps":["{CHECK}"],"code":"CONNECTION","category":"Technical","effect":"unknown"}}"#
@@ -123,17 +123,17 @@ fn to_mcp_result_of_a_derived_type() {
     let timeout = json!({
         "content": [{
             "type": "text",
-            "text": "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT: the operation timed out; it may succeed if retried\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
+            "text": "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: the operation timed out\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
         }, {
             "type": "text",
             "text": format!(
-                r#"{{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","next_steps":["{CHECK}"],"code":"TIMEOUT","category":"Technical","effect":"unknown"}}"#
+                r#"{{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","next_steps":["{CHECK}"],"code":"TIMEOUT","category":"Technical","effect":"unknown"}}"#
             )
         }],
         "structuredContent": {
             "isError": true,
             "error_class": "TIMEOUT",
-            "message": "the operation timed out; it may succeed if retried",
+            "message": "the operation timed out",
             "next_steps": [CHECK],
             "code": "TIMEOUT",
             "category": "Technical",

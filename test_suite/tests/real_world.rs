@@ -1077,7 +1077,7 @@ mod chat {
                 E::RateLimited {
                     retry_after_ms: 1500,
                 },
-                r#"{"tool_call_id":"call_1","content":"{\"isError\":true,\"error_class\":\"BUSY\",\"message\":\"the server is busy; retry the same call later\",\"retry_after_ms\":1500,\"code\":\"RATE_LIMITED\",\"category\":\"Technical\",\"retryable\":true}","is_error":true,"error_category":"Technical"}"#,
+                r#"{"tool_call_id":"call_1","content":"{\"isError\":true,\"error_class\":\"BUSY\",\"message\":\"the server is busy\",\"retry_after_ms\":1500,\"code\":\"RATE_LIMITED\",\"category\":\"Technical\",\"retryable\":true}","is_error":true,"error_category":"Technical"}"#,
             ),
             (
                 E::UnknownTool {
@@ -1179,7 +1179,7 @@ mod quickstart_example {
     fn each_kind_of_error() {
         let expected = [
             r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table EMPLOYES does not exist","suggested_tool":"list_tables","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"code":"TABLE_NOT_FOUND","category":"NotFound"}"#,
-            r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait retry_after_ms, then repeat the same call"],"retry_after_ms":250,"code":"POOL_EXHAUSTED","category":"Technical","retryable":true}"#,
+            r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","next_steps":["wait retry_after_ms, then repeat the same call"],"retry_after_ms":250,"code":"POOL_EXHAUSTED","category":"Technical","retryable":true}"#,
             r#"{"isError":true,"error_class":"UNAUTHENTICATED","message":"login failed for user ada","code":"LOGIN_FAILED","category":"WorkflowDependency"}"#,
             r#"{"isError":true,"error_class":"SYNTAX_ERROR","message":"syntax error near line 3: expected FROM","code":"SQL_SYNTAX","category":"Validation","details":{"line":3}}"#,
         ];

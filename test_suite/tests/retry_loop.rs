@@ -207,7 +207,7 @@ async fn an_attempt_that_hangs_is_cut_at_the_call_timeout() {
     assert_eq!(failure.next, NextMove::Stop);
     assert_eq!(
         failure.model_text,
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nTIMEOUT (REQUEST_TIMEOUT): the tool call timed out before the server answered\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
+        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT (REQUEST_TIMEOUT): the tool call timed out before the server answered\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }

@@ -149,7 +149,7 @@ fn text_tool_error_needs_no_glue() {
     assert_eq!(result.is_error, Some(true));
     assert_eq!(
         text(&result),
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","retry_after_ms":250,"code":"BUSY","category":"Technical","retryable":true}"#
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","retry_after_ms":250,"code":"BUSY","category":"Technical","retryable":true}"#
     );
 }
 

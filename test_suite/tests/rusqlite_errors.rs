@@ -61,7 +61,7 @@ fn a_lock_held_by_another_connection_is_busy() {
         .unwrap_err();
     assert_eq!(
         error.to_json_string(),
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1000,"code":"SQLITE_BUSY","category":"Technical","retryable":true}"#
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1000,"code":"SQLITE_BUSY","category":"Technical","retryable":true}"#
     );
     // Nothing of SQLite's text ("database is locked").
     assert!(!error.to_json_string().contains("locked"));

@@ -118,7 +118,7 @@ fn real_envelopes_match_the_envelope_schema() {
     );
     assert_eq!(
         envelopes[2].to_json_string(),
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait, then retry the same call"],"retry_after_ms":1500,"code":"BUSY","category":"Technical","retryable":true,"help_url":"https://example.com/busy"}"#
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","next_steps":["wait, then retry the same call"],"retry_after_ms":1500,"code":"BUSY","category":"Technical","retryable":true,"help_url":"https://example.com/busy"}"#
     );
     for envelope in &envelopes {
         assert_valid::<ErrorEnvelope>(&envelope.to_json());

@@ -99,7 +99,7 @@ async fn a_lock_held_by_another_connection_is_busy() {
         .unwrap_err();
     assert_eq!(
         error.to_json_string(),
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1000,"code":"DB_BUSY","category":"Technical","retryable":true}"#
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1000,"code":"DB_BUSY","category":"Technical","retryable":true}"#
     );
 }
 
@@ -116,6 +116,6 @@ async fn a_pool_with_no_free_connection_times_out() {
     let error = pool.acquire().await.unwrap_err();
     assert_eq!(
         error.to_json_string(),
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1000,"code":"DB_POOL_TIMEOUT","category":"Technical","retryable":true}"#
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","next_steps":["wait retry_after_ms milliseconds, then repeat the same call"],"retry_after_ms":1000,"code":"DB_POOL_TIMEOUT","category":"Technical","retryable":true}"#
     );
 }

@@ -79,8 +79,8 @@ const KINDS: &[(ErrorKind, ErrorClass, &str, &str)] = {
     use ErrorKind as K;
     const INTERNAL: &str = "an internal error occurred; changing the call will not help";
     const CONNECTION: &str = "the server could not reach a service it depends on";
-    const BUSY: &str = "the server is busy; retry the same call later";
-    const TRANSIENT: &str = "a temporary failure occurred; retry the same call";
+    const BUSY: &str = "the server is busy";
+    const TRANSIENT: &str = "a temporary failure occurred";
     &[
         (
             K::NotFound,
@@ -202,7 +202,7 @@ const KINDS: &[(ErrorKind, ErrorClass, &str, &str)] = {
             K::TimedOut,
             C::Timeout,
             "IO_TIMED_OUT",
-            "the operation timed out; it may succeed if retried",
+            "the operation timed out",
         ),
         (K::WriteZero, C::Internal, "IO_WRITE_ZERO", INTERNAL),
         (K::StorageFull, C::Internal, "IO_STORAGE_FULL", INTERNAL),
@@ -308,7 +308,7 @@ fn io_error_text_never_reaches_the_wire() {
     let server = io::Error::new(ErrorKind::TimedOut, "secret /etc/path on db.internal");
     assert_eq!(
         server.to_json_string(),
-        r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"IO_TIMED_OUT","category":"Technical","effect":"unknown"}"#
+        r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"IO_TIMED_OUT","category":"Technical","effect":"unknown"}"#
     );
     let other = io::Error::other("secret /etc/path");
     assert_eq!(
@@ -501,7 +501,7 @@ fn unrecognised_errors_fall_back_without_text() {
     let text = from_error(anyhow.as_ref()).to_string();
     assert_eq!(
         text,
-        "Do not repeat this call: it may already have taken effect. Check whether it did before anything else.\nINTERNAL (UNCLASSIFIED): an internal error occurred; changing the call will not help\nDo not repeat this call: it may already have taken effect. Check whether it did before anything else."
+        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL (UNCLASSIFIED): an internal error occurred; changing the call will not help\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
     assert!(
         !text.contains("secret") && !text.contains("internal:"),

@@ -135,7 +135,7 @@ fn transparent_on_both_derives_wraps_the_inner_error() {
     assert_eq!(err.code(), Some("BUSY"));
     assert_eq!(
         err.to_envelope().to_json_string(),
-        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy; retry the same call later","next_steps":["wait, then retry the same call"],"retry_after_ms":500,"code":"BUSY","category":"Technical","retryable":true}"#
+        r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","next_steps":["wait, then retry the same call"],"retry_after_ms":500,"code":"BUSY","category":"Technical","retryable":true}"#
     );
 
     let err = ImportError::from(StorageError::DiskFull);

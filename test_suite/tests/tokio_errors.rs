@@ -43,7 +43,7 @@ async fn a_deadline_is_a_timeout() {
     .unwrap_err();
     assert_eq!(
         elapsed.to_json_string(),
-        r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"DEADLINE_ELAPSED","category":"Technical","effect":"unknown"}"#
+        r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"DEADLINE_ELAPSED","category":"Technical","effect":"unknown"}"#
     );
     // Idempotent: the same timeout may be repeated.
     let envelope = elapsed.to_envelope().idempotent();

@@ -384,7 +384,7 @@ mod tests {
         let envelope = keyed.fail(Timeout);
         assert_eq!(
             envelope.to_json_string(),
-            r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","next_steps":["repeat the same call with the same idempotency key: the server runs it at most once"],"code":"TIMEOUT","category":"Technical","retryable":true,"effect":"unknown","correlation_id":"req-1"}"#
+            r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","next_steps":["repeat the same call with the same idempotency key: the server runs it at most once"],"code":"TIMEOUT","category":"Technical","retryable":true,"effect":"unknown","correlation_id":"req-1"}"#
         );
         // Answered twice (by the tool, then by its transport): one step.
         assert_eq!(keyed.answer(envelope.clone(), |_| {}).next_steps.len(), 1);

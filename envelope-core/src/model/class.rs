@@ -346,7 +346,7 @@ classes! {
         owner: Caller, retryable: no, category: WorkflowDependency, http: 409, effect: Nothing,
         tool_failure: "capability", log: Info, title: "Conflict",
         act: "Read the current state again, then make the call based on it.",
-        message: "the state changed; read it again before retrying",
+        message: "the state changed since it was read",
     }
 
     /// Credentials are missing, expired or invalid, and the caller can
@@ -371,7 +371,7 @@ classes! {
         owner: User, retryable: no, category: WorkflowDependency, http: 403, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Interaction required",
         act: "Do not repeat this call: ask the user to do what is needed.",
-        message: "a person must act before this call can succeed; tell the user",
+        message: "a person must act before this call can succeed",
     }
 
     /// The caller is known but lacks the privilege for this operation.
@@ -426,7 +426,7 @@ classes! {
         owner: Caller, retryable: yes, category: Technical, http: 429, effect: Nothing,
         tool_failure: "reliability", log: Info, title: "Rate limited",
         act: "Do not repeat this call now. Tell the user it failed.",
-        message: "the rate limit was exceeded; wait for the retry hint, then retry the same call",
+        message: "the rate limit was exceeded",
     }
 
     /// A quota or budget (a daily allowance, credits, a storage quota) is
@@ -441,7 +441,7 @@ classes! {
         owner: Caller, retryable: no, category: Technical, http: 429, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Quota exceeded",
         act: "Do not repeat this call: the quota is used up. Tell the user.",
-        message: "a quota is used up; retrying will not help until it resets or is raised",
+        message: "a quota is used up",
     }
 
     /// The server is overloaded and admission control turned the call away
@@ -457,7 +457,7 @@ classes! {
         owner: Server, retryable: yes, category: Technical, http: 503, effect: Nothing,
         tool_failure: "reliability", log: Warn, title: "Server busy",
         act: "Do not repeat this call now. Tell the user it failed.",
-        message: "the server is busy; retry the same call later",
+        message: "the server is busy",
         step: "wait retry_after_ms milliseconds, then repeat the same call",
     }
 
@@ -466,7 +466,7 @@ classes! {
         owner: Server, retryable: yes, category: Technical, http: 504, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Timeout",
         act: "Do not repeat this call now. Tell the user it failed.",
-        message: "the operation timed out; it may succeed if retried",
+        message: "the operation timed out",
     }
 
     /// A temporary failure behind the server; retrying is expected to help.
@@ -474,7 +474,7 @@ classes! {
         owner: Server, retryable: yes, category: Technical, http: 503, effect: Unknown,
         tool_failure: "reliability", log: Error, title: "Temporary failure",
         act: "Do not repeat this call now. Tell the user it failed.",
-        message: "a temporary failure occurred; retry the same call",
+        message: "a temporary failure occurred",
     }
 
     /// The server could not reach a backend it depends on.

@@ -19,7 +19,8 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::model::argument_error::{
-    ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP, names_list,
+    ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP, json_type, names_list,
+    with_article,
 };
 use crate::model::class::Owner;
 use crate::model::effect::Effect;
@@ -37,8 +38,8 @@ pub(crate) enum Lead<'a> {
     Wait(u64),
     /// Repeat the call unchanged now.
     Repeat,
-    /// Do not repeat: the call may have taken effect; check, with this
-    /// tool when one is named.
+    /// Do not repeat: the call may have taken effect; check with this
+    /// tool, or without one, tell the user.
     Check(Option<&'a str>),
     /// Call this tool next.
     CallTool(&'a str),
@@ -205,7 +206,9 @@ fn sentence(
             out.write_str("Do not repeat this call: it may already have taken effect.")?;
             match tool {
                 Some(tool) => write!(out, " Call {tool} now to check whether it did.")?,
-                None => out.write_str(" Check whether it did before anything else.")?,
+                // No tool to check with: the model cannot check, so it
+                // reports (the host's `Stop` for such a failure).
+                None => out.write_str(" Tell the user it failed and may have taken effect.")?,
             }
         }
         Lead::CallTool(tool) => {
@@ -275,10 +278,21 @@ fn fix(
         }
         _ => {
             write!(out, "{problem}")?;
-            match corrected.and_then(|arguments| arguments.pointer(&problem.path)) {
-                Some(value) => write!(out, ": send {value}"),
-                None => Ok(()),
+            let Some(value) = corrected.and_then(|arguments| arguments.pointer(&problem.path))
+            else {
+                return Ok(());
+            };
+            write!(out, ": send {value}")?;
+            // A string that should have been a number or a boolean: the
+            // difference is the quotes, so say so.
+            if problem.received.as_deref() == Some("string") && !value.is_string() {
+                write!(
+                    out,
+                    " without quotes, as {}",
+                    with_article(json_type(value))
+                )?;
             }
+            Ok(())
         }
     }
 }
@@ -299,7 +313,7 @@ impl fmt::Display for ErrorEnvelope {
     /// ```
     ///
     /// ```text
-    /// Do not repeat this call: it may already have taken effect. Call list_orders first to check whether it did.
+    /// Do not repeat this call: it may already have taken effect. Call list_orders now to check whether it did.
     /// TIMEOUT (ORDER_TIMEOUT): the order service did not answer in time
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

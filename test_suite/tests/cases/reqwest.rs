@@ -109,7 +109,7 @@ async fn a_timeout_after_sending_may_have_taken_effect() {
     assert!(error.is_timeout());
     assert_eq!(
         error.to_json_string(),
-        r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out; it may succeed if retried","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"UPSTREAM_TIMEOUT","category":"Technical","effect":"unknown"}"#
+        r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","next_steps":["the call may have taken effect: check its result before repeating it"],"code":"UPSTREAM_TIMEOUT","category":"Technical","effect":"unknown"}"#
     );
 }
 

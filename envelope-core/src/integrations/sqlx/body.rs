@@ -154,7 +154,7 @@ mod tests {
         let serialization = database_row(ErrorKind::Other, Some("40001")).envelope();
         assert_eq!(
             serialization.to_json_string(),
-            r#"{"isError":true,"error_class":"TRANSIENT","message":"a temporary failure occurred; retry the same call","code":"DB_SERIALIZATION","category":"Technical","retryable":true}"#
+            r#"{"isError":true,"error_class":"TRANSIENT","message":"a temporary failure occurred","code":"DB_SERIALIZATION","category":"Technical","retryable":true}"#
         );
     }
 }

@@ -186,13 +186,12 @@ impl DbError {
             )
             .with_code("PRIVILEGE")
             .with_ora_code(1031),
-            DbError::Busy { retry_after_ms } => ErrorEnvelope::new(
-                ErrorClass::Busy,
-                "the server is busy; retry the same call later",
-            )
-            .with_code("BUSY")
-            .with_next_step("wait, then retry the same call")
-            .with_retry_after_ms(retry_after_ms),
+            DbError::Busy { retry_after_ms } => {
+                ErrorEnvelope::new(ErrorClass::Busy, "the server is busy")
+                    .with_code("BUSY")
+                    .with_next_step("wait, then retry the same call")
+                    .with_retry_after_ms(retry_after_ms)
+            }
             DbError::Timeout { elapsed_ms } => ErrorEnvelope::new(
                 ErrorClass::Timeout,
                 format!("the query timed out after {elapsed_ms} ms"),
@@ -278,13 +277,12 @@ impl DbError {
             )
             .with_code("PRIVILEGE")
             .with_ora_code(1031),
-            DbError::Busy { retry_after_ms } => ErrorEnvelope::new(
-                ErrorClass::Busy,
-                "the server is busy; retry the same call later",
-            )
-            .with_code("BUSY")
-            .with_next_step("wait, then retry the same call")
-            .with_retry_after_ms(*retry_after_ms),
+            DbError::Busy { retry_after_ms } => {
+                ErrorEnvelope::new(ErrorClass::Busy, "the server is busy")
+                    .with_code("BUSY")
+                    .with_next_step("wait, then retry the same call")
+                    .with_retry_after_ms(*retry_after_ms)
+            }
             DbError::Timeout { elapsed_ms } => ErrorEnvelope::new(
                 ErrorClass::Timeout,
                 format!("the query timed out after {elapsed_ms} ms"),
