@@ -250,14 +250,15 @@ impl Log {
         .clone()
     }
 
-    /// The lines whose span has one of `ids` as its correlation id.
+    /// The lines whose span has one of `ids` as its correlation id (the
+    /// span's field, not the event's `envelope.correlation_id`).
     fn lines(&self, ids: &[&str]) -> Vec<String> {
         String::from_utf8(self.0.lock().unwrap().clone())
             .unwrap()
             .lines()
             .filter(|line| {
                 ids.iter()
-                    .any(|id| line.contains(&format!(" correlation_id=\"{id}\"}}")))
+                    .any(|id| line.contains(&format!(" correlation_id=\"{id}\" ")))
             })
             .map(str::to_owned)
             .collect()
@@ -851,7 +852,7 @@ async fn request_id_round_trip() {
     let lines = log.lines(&["req-1", "4bf92f3577b34da6a3ce929d0e0e4736", &id]);
     let line = |id: &str| {
         format!(
-            " INFO tool_call{{tool=\"GET /tables/{{table}}\" correlation_id=\"{id}\"}}: tool call failed error.class=\"OBJECT_NOT_FOUND\" error.code=\"TABLE_NOT_FOUND\" error.owner=\"caller\" error.effect=\"nothing\" error.retryable=false error.correlation_id=\"{id}\" error.display=\"table EMPLOYES does not exist\" error.sources=[]"
+            " INFO tool_call{{tool=\"GET /tables/{{table}}\" correlation_id=\"{id}\" otel.name=\"GET /tables/{{table}}\" otel.kind=\"server\" envelope.error_class=\"OBJECT_NOT_FOUND\" envelope.code=\"TABLE_NOT_FOUND\" envelope.owner=\"caller\" envelope.retryable=false envelope.effect=\"nothing\"}}: tool call failed envelope.error_class=\"OBJECT_NOT_FOUND\" envelope.code=\"TABLE_NOT_FOUND\" envelope.owner=\"caller\" envelope.effect=\"nothing\" envelope.retryable=false envelope.correlation_id=\"{id}\" exception.message=\"table EMPLOYES does not exist\" envelope.sources=[]"
         )
     };
     assert_eq!(
@@ -901,11 +902,17 @@ async fn server_owned_body_holds_no_internals() {
     assert_eq!(
         log.lines(&["req-export"]),
         [concat!(
-            "ERROR tool_call{tool=\"GET /tables/{table}/export\" correlation_id=\"req-export\"}: tool call failed ",
-            "error.class=\"CONNECTION_FAILED\" error.code=\"STORE_OFFLINE\" error.owner=\"server\" ",
-            "error.effect=\"nothing\" error.retryable=true error.correlation_id=\"req-export\" ",
-            "error.display=\"export store exports.internal.example:9000 refused the connection\" ",
-            "error.sources=[\"connection refused\"]"
+            "ERROR tool_call{tool=\"GET /tables/{table}/export\" correlation_id=\"req-export\" ",
+            // The span, after OpenTelemetry's HTTP server conventions: a 5xx
+            // is the span's error.
+            "otel.name=\"GET /tables/{table}/export\" otel.kind=\"server\" ",
+            "envelope.error_class=\"CONNECTION_FAILED\" envelope.code=\"STORE_OFFLINE\" envelope.owner=\"server\" ",
+            "envelope.retryable=true envelope.effect=\"nothing\" error.type=\"502\" otel.status_code=\"ERROR\" ",
+            "otel.status_description=\"the server could not reach a service it depends on\"}: tool call failed ",
+            "envelope.error_class=\"CONNECTION_FAILED\" envelope.code=\"STORE_OFFLINE\" envelope.owner=\"server\" ",
+            "envelope.effect=\"nothing\" envelope.retryable=true envelope.correlation_id=\"req-export\" ",
+            "exception.message=\"export store exports.internal.example:9000 refused the connection\" ",
+            "envelope.sources=[\"connection refused\"]"
         )]
     );
 }

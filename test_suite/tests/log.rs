@@ -130,15 +130,15 @@ fn a_server_error_is_logged_at_error_with_its_whole_story() {
             level: Level::ERROR,
             fields: fields(&[
                 ("message", "tool call failed"),
-                ("error.class", "\"CONNECTION_FAILED\""),
-                ("error.code", "\"UNREACHABLE\""),
-                ("error.owner", "\"server\""),
-                ("error.effect", "\"unknown\""),
-                ("error.retryable", "false"),
-                ("error.correlation_id", "\"req-42\""),
-                ("error.display", "\"query failed on db-7.internal\""),
+                ("envelope.error_class", "\"CONNECTION_FAILED\""),
+                ("envelope.code", "\"UNREACHABLE\""),
+                ("envelope.owner", "\"server\""),
+                ("envelope.effect", "\"unknown\""),
+                ("envelope.retryable", "false"),
+                ("envelope.correlation_id", "\"req-42\""),
+                ("exception.message", "\"query failed on db-7.internal\""),
                 (
-                    "error.sources",
+                    "envelope.sources",
                     "[\"connect to db-7.internal:5432 refused\"]"
                 ),
             ]),
@@ -166,14 +166,14 @@ fn a_caller_error_is_logged_at_info_without_secrets() {
             level: Level::INFO,
             fields: fields(&[
                 ("message", "tool call failed"),
-                ("error.class", "\"UNAUTHENTICATED\""),
-                ("error.code", "\"LOGIN\""),
-                ("error.owner", "\"caller\""),
-                ("error.effect", "\"nothing\""),
-                ("error.retryable", "false"),
-                ("error.correlation_id", "\"\""),
-                ("error.display", "\"login failed for ada\""),
-                ("error.sources", "[]"),
+                ("envelope.error_class", "\"UNAUTHENTICATED\""),
+                ("envelope.code", "\"LOGIN\""),
+                ("envelope.owner", "\"caller\""),
+                ("envelope.effect", "\"nothing\""),
+                ("envelope.retryable", "false"),
+                ("envelope.correlation_id", "\"\""),
+                ("exception.message", "\"login failed for ada\""),
+                ("envelope.sources", "[]"),
             ]),
         }]
     );
@@ -189,7 +189,7 @@ fn control_characters_are_escaped_in_the_log() {
         .with_correlation_id("id\n\u{1b}[31m");
     let events = capture(|| drop(envelope::log::report(&envelope)));
     assert_eq!(
-        events[0].fields["error.correlation_id"],
+        events[0].fields["envelope.correlation_id"],
         "\"id\\n\\u{1b}[31m\""
     );
     assert_eq!(events[0].level, Level::ERROR);
@@ -208,9 +208,9 @@ fn report_as_logs_the_amended_envelope() {
     });
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].level, Level::INFO);
-    assert_eq!(events[0].fields["error.correlation_id"], "\"call-7\"");
+    assert_eq!(events[0].fields["envelope.correlation_id"], "\"call-7\"");
     assert_eq!(
-        events[0].fields["error.display"],
+        events[0].fields["exception.message"],
         "\"login failed for ada\""
     );
     assert_eq!(
@@ -228,7 +228,7 @@ fn busy_is_logged_at_warn() {
     });
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].level, Level::WARN);
-    assert_eq!(events[0].fields["error.owner"], "\"server\"");
+    assert_eq!(events[0].fields["envelope.owner"], "\"server\"");
 }
 
 /// A call context answers a failure with exactly one log line, carrying
@@ -257,15 +257,15 @@ fn a_call_context_logs_each_failure_once_with_its_id() {
             level: Level::ERROR,
             fields: fields(&[
                 ("message", "tool call failed"),
-                ("error.class", "\"CONNECTION_FAILED\""),
-                ("error.code", "\"UNREACHABLE\""),
-                ("error.owner", "\"server\""),
-                ("error.effect", "\"nothing\""),
-                ("error.retryable", "true"),
-                ("error.correlation_id", "\"call-9\""),
-                ("error.display", "\"query failed on db-7.internal\""),
+                ("envelope.error_class", "\"CONNECTION_FAILED\""),
+                ("envelope.code", "\"UNREACHABLE\""),
+                ("envelope.owner", "\"server\""),
+                ("envelope.effect", "\"nothing\""),
+                ("envelope.retryable", "true"),
+                ("envelope.correlation_id", "\"call-9\""),
+                ("exception.message", "\"query failed on db-7.internal\""),
                 (
-                    "error.sources",
+                    "envelope.sources",
                     "[\"connect to db-7.internal:5432 refused\"]"
                 ),
             ]),
@@ -352,14 +352,14 @@ fn every_text_field_of_every_event_is_escaped() {
                 level,
                 fields: fields(&[
                     ("message", "tool call failed"),
-                    ("error.class", &quoted(name)),
-                    ("error.code", ESCAPED),
-                    ("error.owner", &quoted(owner)),
-                    ("error.effect", &quoted(effect)),
-                    ("error.retryable", "false"),
-                    ("error.correlation_id", ESCAPED),
-                    ("error.display", ESCAPED),
-                    ("error.sources", &format!("[{ESCAPED}]")),
+                    ("envelope.error_class", &quoted(name)),
+                    ("envelope.code", ESCAPED),
+                    ("envelope.owner", &quoted(owner)),
+                    ("envelope.effect", &quoted(effect)),
+                    ("envelope.retryable", "false"),
+                    ("envelope.correlation_id", ESCAPED),
+                    ("exception.message", ESCAPED),
+                    ("envelope.sources", &format!("[{ESCAPED}]")),
                 ]),
             }],
             "{name}"
@@ -367,8 +367,8 @@ fn every_text_field_of_every_event_is_escaped() {
         // The envelope as the error: its own `Display` goes to the log.
         let events = capture(|| drop(envelope::log::report(&envelope)));
         assert_eq!(events.len(), 1);
-        assert_eq!(events[0].fields["error.code"], ESCAPED);
-        assert!(events[0].fields["error.display"].contains(r"\n ERROR forged"));
+        assert_eq!(events[0].fields["envelope.code"], ESCAPED);
+        assert!(events[0].fields["exception.message"].contains(r"\n ERROR forged"));
         for value in events.iter().flat_map(|event| event.fields.values()) {
             assert!(inert(value), "{value}");
         }
@@ -387,14 +387,23 @@ fn every_text_field_of_every_event_is_escaped() {
         );
     });
     assert_eq!(events.len(), 1);
-    assert_eq!(events[0].fields["error.correlation_id"], ESCAPED);
+    assert_eq!(events[0].fields["envelope.correlation_id"], ESCAPED);
     assert_eq!(
-        events[0].fields["error.display"],
+        events[0].fields["exception.message"],
         format!("\"login failed for {}", &ESCAPED[1..])
     );
+    // The tool name in the OpenTelemetry fields: escaped too.
+    let named = format!("execute_tool {ESCAPED}");
     assert_eq!(
         spans,
-        [fields(&[("tool", ESCAPED), ("correlation_id", ESCAPED)])]
+        [fields(&[
+            ("tool", ESCAPED),
+            ("correlation_id", ESCAPED),
+            ("otel.name", &named),
+            ("otel.kind", "internal"),
+            ("gen_ai.operation.name", "execute_tool"),
+            ("gen_ai.tool.name", ESCAPED),
+        ])]
     );
     for value in events
         .iter()

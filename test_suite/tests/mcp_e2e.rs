@@ -400,7 +400,7 @@ fn check_operator_log(transcript: &Value) {
         assert_eq!(lines.len(), 1, "log lines naming {id}: {log:#?}");
         let line = lines[0];
         assert_eq!(
-            line.matches(&format!("error.correlation_id=\"{id}\""))
+            line.matches(&format!("envelope.correlation_id=\"{id}\""))
                 .count(),
             1,
             "{line}"
@@ -414,15 +414,18 @@ fn check_operator_log(transcript: &Value) {
             "{line}"
         );
         let class = envelope["error_class"].as_str().unwrap();
-        assert!(line.contains(&format!("error.class=\"{class}\"")), "{line}");
+        assert!(
+            line.contains(&format!("envelope.error_class=\"{class}\"")),
+            "{line}"
+        );
         let effect = envelope["effect"].as_str().unwrap_or("nothing");
         assert!(
-            line.contains(&format!("error.effect=\"{effect}\"")),
+            line.contains(&format!("envelope.effect=\"{effect}\"")),
             "{line}"
         );
         let retryable = envelope["retryable"] == true;
         assert!(
-            line.contains(&format!("error.retryable={retryable}")),
+            line.contains(&format!("envelope.retryable={retryable}")),
             "{line}"
         );
     }
@@ -439,8 +442,13 @@ fn check_operator_log(transcript: &Value) {
         let id = envelope["correlation_id"].as_str().unwrap().to_owned();
         *log.iter().find(|line| has_token(line, &id)).unwrap()
     };
-    assert!(line_of("describe_locked").contains(r#"error.effect="nothing" error.retryable=true"#));
-    assert!(line_of("annotate_locked").contains(r#"error.effect="unknown" error.retryable=false"#));
+    assert!(
+        line_of("describe_locked").contains(r#"envelope.effect="nothing" envelope.retryable=true"#)
+    );
+    assert!(
+        line_of("annotate_locked")
+            .contains(r#"envelope.effect="unknown" envelope.retryable=false"#)
+    );
 }
 
 /// Generated ids have the generated shape, share this server's process

@@ -67,6 +67,9 @@ pub struct CallContext {
     correlation_id: String,
     behaviour: CallBehaviour,
     cancelled: Option<Cancelled>,
+    /// What carries the call, for its span's conventions.
+    #[cfg(feature = "tracing")]
+    transport: super::span::Transport,
     /// Made on first use, so it carries the final tool name and id.
     #[cfg(feature = "tracing")]
     span: std::sync::OnceLock<tracing::Span>,
@@ -99,8 +102,19 @@ impl CallContext {
             behaviour: CallBehaviour::default(),
             cancelled: None,
             #[cfg(feature = "tracing")]
+            transport: super::span::Transport::Tool,
+            #[cfg(feature = "tracing")]
             span: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The same context, carried by `transport` (set by the transports
+    /// before the span is made).
+    #[cfg(feature = "tracing")]
+    #[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
+    pub(crate) fn over(mut self, transport: super::span::Transport) -> Self {
+        self.transport = transport;
+        self
     }
 
     /// An id unique within this process: `"<process>-<n>"`, where
@@ -198,21 +212,31 @@ impl CallContext {
     }
 
     /// The call's `tracing` span (feature `tracing`), `tool_call` with the
-    /// fields `tool` and `correlation_id`; the log line of a failure is
-    /// recorded inside it. Enter it around the call's work to tie the
-    /// call's other events to it.
+    /// fields `tool` and `correlation_id` (`Debug`-escaped: the id may come
+    /// from the client), named and filled after OpenTelemetry's semantic
+    /// conventions for `tracing-opentelemetry`:
+    ///
+    /// | field | a function call | an MCP `tools/call` (rmcp `Router`) | an HTTP request (axum) |
+    /// |---|---|---|---|
+    /// | `otel.name` (the span's name) | `execute_tool {tool}` | `tools/call {tool}` | `{METHOD} {route}` |
+    /// | `otel.kind` | `internal` | `server` | `server` |
+    /// | `mcp.method.name` | | `tools/call` | |
+    /// | `gen_ai.operation.name` | `execute_tool` | `execute_tool` | |
+    /// | `gen_ai.tool.name` | the tool | the tool | |
+    /// | on failure: `error.type` | the class (`TIMEOUT`) | `tool_error` | the status, 5xx only |
+    /// | on failure: `otel.status_code`, `otel.status_description` | `ERROR`, the envelope's message | the same | the same, 5xx only |
+    ///
+    /// On failure the span also gets `envelope.error_class`,
+    /// `envelope.code`, `envelope.owner`, `envelope.retryable` and
+    /// `envelope.effect`, and the failure's log line is recorded inside
+    /// it. The routers run each call inside its span; elsewhere, enter it
+    /// (or `Instrument` the call's future with it) around the call's work
+    /// to tie the call's other events, and its duration, to it.
     #[cfg(feature = "tracing")]
     #[must_use]
     pub fn span(&self) -> &tracing::Span {
-        self.span.get_or_init(|| {
-            tracing::info_span!(
-                "tool_call",
-                // Escaped as the log line's text fields are: the id may
-                // come from the client.
-                tool = ?self.tool,
-                correlation_id = ?self.correlation_id,
-            )
-        })
+        self.span
+            .get_or_init(|| super::span::open(&self.tool, &self.correlation_id, self.transport))
     }
 
     /// The agent's answer to `error`, a failure of this call: see the
@@ -266,7 +290,10 @@ impl CallContext {
         envelope.fields_mut().rule.answered = true;
         if !answered {
             #[cfg(feature = "tracing")]
-            let _entered = self.span().enter();
+            let _entered = {
+                super::span::fail(self.span(), &envelope, self.transport);
+                self.span().enter()
+            };
             log(&envelope);
         }
         envelope

@@ -16,21 +16,26 @@ use crate::model::envelope::ErrorEnvelope;
 ///
 /// | field | value |
 /// |---|---|
-/// | `error.class` | the class's wire name (`"TIMEOUT"`) |
-/// | `error.code` | the domain code, or empty |
-/// | `error.owner` | `"caller"`, `"server"` or `"user"` |
-/// | `error.effect` | `"nothing"`, `"unknown"` or `"partial"` |
-/// | `error.retryable` | the envelope's `retryable` |
-/// | `error.correlation_id` | the envelope's id, or empty |
-/// | `error.display` | the error's full `Display` text |
-/// | `error.sources` | the `Display` of each `source()`, outermost first, at most [`MAX_SOURCE_LINKS`](crate::MAX_SOURCE_LINKS) |
+/// | `envelope.error_class` | the class's wire name (`"TIMEOUT"`) |
+/// | `envelope.code` | the domain code, or empty |
+/// | `envelope.owner` | `"caller"`, `"server"` or `"user"` |
+/// | `envelope.effect` | `"nothing"`, `"unknown"` or `"partial"` |
+/// | `envelope.retryable` | the envelope's `retryable` |
+/// | `envelope.correlation_id` | the envelope's id, or empty |
+/// | `exception.message` | the error's full `Display` text |
+/// | `envelope.sources` | the `Display` of each `source()`, outermost first, at most [`MAX_SOURCE_LINKS`](crate::MAX_SOURCE_LINKS) |
+///
+/// The fields are in the crate's `envelope.` namespace, the error's text
+/// under OpenTelemetry's `exception.message`; the call's span carries the
+/// conventional OpenTelemetry attributes and status
+/// ([`CallContext::span`](crate::CallContext::span)).
 ///
 /// The message is `"tool call failed"`. Every text field is recorded
 /// the same way, with `Debug` formatting: a quoted string in which quotes,
 /// backslashes, newlines, control characters and ANSI escapes are escaped
 /// (`\n`, `\u{1b}`), so no text (a code or an id read from a peer, a
 /// downstream server's message in `Display` or a source) can start a line
-/// or colour a terminal in a plain-text log; `error.sources` is the list's
+/// or colour a terminal in a plain-text log; `envelope.sources` is the list's
 /// `Debug` form, each item escaped the same way. The envelope's `details`
 /// and the error's fields are not logged, so a `secret` field reaches the
 /// log only if the error's own `Display` prints it. The envelope returned
@@ -68,6 +73,7 @@ pub(crate) fn sources<E: Error + ?Sized>(error: &E) -> Vec<String> {
 /// [`record`] with the error's text as the integrations carry it (its
 /// `Display` and `source()` chain), or, without one, the envelope's
 /// message and no sources.
+#[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
 pub(crate) fn record_text(envelope: &ErrorEnvelope, text: Option<&(String, Vec<String>)>) {
     match text {
         Some((display, sources)) => record(envelope, display, sources),
@@ -85,14 +91,14 @@ pub(crate) fn record(envelope: &ErrorEnvelope, display: &str, sources: &[String]
         ($level:expr) => {
             tracing::event!(
                 $level,
-                error.class = ?envelope.error_class.as_str(),
-                error.code = ?envelope.code.as_deref().unwrap_or_default(),
-                error.owner = ?envelope.error_class.owner().as_str(),
-                error.effect = ?envelope.effect.as_str(),
-                error.retryable = envelope.retryable,
-                error.correlation_id = ?envelope.correlation_id.as_deref().unwrap_or_default(),
-                error.display = ?text,
-                error.sources = ?sources,
+                envelope.error_class = ?envelope.error_class.as_str(),
+                envelope.code = ?envelope.code.as_deref().unwrap_or_default(),
+                envelope.owner = ?envelope.error_class.owner().as_str(),
+                envelope.effect = ?envelope.effect.as_str(),
+                envelope.retryable = envelope.retryable,
+                envelope.correlation_id = ?envelope.correlation_id.as_deref().unwrap_or_default(),
+                exception.message = ?text,
+                envelope.sources = ?sources,
                 "tool call failed"
             )
         };
@@ -238,14 +244,14 @@ mod tests {
                 Level::ERROR,
                 vec![
                     String::from("message=tool call failed"),
-                    String::from(r#"error.class="INTERNAL""#),
-                    String::from(r#"error.code="A\nB""#),
-                    String::from(r#"error.owner="server""#),
-                    String::from(r#"error.effect="unknown""#),
-                    String::from("error.retryable=false"),
-                    String::from(r#"error.correlation_id="id\u{1b}[2J""#),
-                    String::from(r#"error.display="shown\r\n""#),
-                    String::from(r#"error.sources=["s\u{7}"]"#),
+                    String::from(r#"envelope.error_class="INTERNAL""#),
+                    String::from(r#"envelope.code="A\nB""#),
+                    String::from(r#"envelope.owner="server""#),
+                    String::from(r#"envelope.effect="unknown""#),
+                    String::from("envelope.retryable=false"),
+                    String::from(r#"envelope.correlation_id="id\u{1b}[2J""#),
+                    String::from(r#"exception.message="shown\r\n""#),
+                    String::from(r#"envelope.sources=["s\u{7}"]"#),
                 ]
             )]
         );
@@ -266,12 +272,12 @@ mod tests {
         assert!(
             logged[0]
                 .1
-                .contains(&String::from(r#"error.display="top""#))
+                .contains(&String::from(r#"exception.message="top""#))
         );
         assert!(
             logged[0]
                 .1
-                .contains(&String::from(r#"error.sources=["level 1"]"#))
+                .contains(&String::from(r#"envelope.sources=["level 1"]"#))
         );
         let logged = lines(|| returned = Some(report(&envelope)));
         assert_eq!(returned, Some(envelope));

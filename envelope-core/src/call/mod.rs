@@ -4,13 +4,16 @@
 //! [`CallBehaviour`] is what the call declares (`behaviour`: MCP hints, the
 //! HTTP method); the correlation id comes from the request's own id or its
 //! W3C `traceparent` (`trace_context`); the operator's log line is `log`
-//! (feature `tracing`); keyed calls and their stores are `idempotency`.
+//! (feature `tracing`) and the call's span, after OpenTelemetry's
+//! conventions, is `span`; keyed calls and their stores are `idempotency`.
 
 mod behaviour;
 mod context;
 pub mod idempotency;
 #[cfg(feature = "tracing")]
 pub mod log;
+#[cfg(feature = "tracing")]
+pub(crate) mod span;
 pub(crate) mod trace_context;
 
 pub use behaviour::CallBehaviour;

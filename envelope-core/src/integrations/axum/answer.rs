@@ -96,8 +96,11 @@ pub(super) fn context(parts: &Parts) -> CallContext {
         .map_or("(no route)", MatchedPath::as_str);
     let id = sent_correlation_id(header(&REQUEST_ID), header(&TRACEPARENT))
         .unwrap_or_else(CallContext::generated_id);
-    CallContext::identified(format!("{} {route}", parts.method).into(), id)
-        .with_behaviour(CallBehaviour::from_method(&parts.method))
+    let call = CallContext::identified(format!("{} {route}", parts.method).into(), id)
+        .with_behaviour(CallBehaviour::from_method(&parts.method));
+    #[cfg(feature = "tracing")]
+    let call = call.over(crate::call::span::Transport::Http);
+    call
 }
 
 /// The middleware: the context in, every failure out through it.
@@ -105,7 +108,12 @@ async fn answer(request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
     let call = context(&parts);
     parts.extensions.insert(call.clone());
-    let response = next.run(Request::from_parts(parts, body)).await;
+    let response = next.run(Request::from_parts(parts, body));
+    // The handler runs inside the request's span (made here, before the
+    // context is cloned, so every clone shares it).
+    #[cfg(feature = "tracing")]
+    let response = tracing::Instrument::instrument(response, call.span().clone());
+    let response = response.await;
     // A keyed request's failure is a keyed call's: safe to repeat with
     // its key.
     let call = match response.extensions().get::<super::keyed::KeyedRequest>() {

@@ -365,6 +365,8 @@ impl<S: Send + Sync + 'static> Router<S> {
         let cancelled = request.ct.clone();
         let call = CallContext::identified(name, id)
             .with_cancellation(move || cancelled.is_cancelled());
+        #[cfg(feature = "tracing")]
+        let call = call.over(crate::call::span::Transport::Mcp);
         let (call, key) = match keyed {
             keyed::Keyed::Unkeyed => (call.with_behaviour(behaviour), None),
             keyed::Keyed::Run { scope, key } => {
@@ -378,7 +380,13 @@ impl<S: Send + Sync + 'static> Router<S> {
                 return Ok(self.error_result(&envelope).into());
             }
         };
-        let response = CALL.scope(call, self.tools.call(context)).await;
+        // The tool runs inside the call's span.
+        #[cfg(feature = "tracing")]
+        let span = call.span().clone();
+        let response = CALL.scope(call, self.tools.call(context));
+        #[cfg(feature = "tracing")]
+        let response = tracing::Instrument::instrument(response, span);
+        let response = response.await;
         if let (Some((scope, key)), Some(idempotency)) = (&key, &self.idempotency) {
             idempotency.settle(scope, key, &response).await;
         }
@@ -407,6 +415,8 @@ impl<S: Send + Sync + 'static> Router<S> {
             .map(|tool| tool.name.into_owned())
             .collect();
         let call = CallContext::identified(name.clone(), id).with_behaviour(CallBehaviour::READ);
+        #[cfg(feature = "tracing")]
+        let call = call.over(crate::call::span::Transport::Mcp);
         let envelope = call.fail(unknown_tool(&name, &known));
         match self.unknown_tool {
             UnknownTool::ToolError => Ok(self.error_result(&envelope).into()),
