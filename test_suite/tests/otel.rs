@@ -9,8 +9,6 @@ use std::collections::BTreeMap;
 use opentelemetry::trace::{SpanKind, Status, TracerProvider as _};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider};
 use rmcp::model::{CallToolRequestParams, MetaObject, RequestMetaObject};
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::{ServerHandler, ServiceExt};
 use serde_json::json;
 use tracing_subscriber::layer::SubscriberExt;
 
@@ -18,14 +16,9 @@ use tracing_subscriber::layer::SubscriberExt;
 #[allow(dead_code)] // its `main`
 mod notes_mcp;
 
-async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
-    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        let running = server.serve(server_io).await.unwrap();
-        let _ = running.waiting().await;
-    });
-    ().serve(client_io).await.unwrap()
-}
+#[path = "support/in_process.rs"]
+mod in_process;
+use in_process::connect;
 
 #[tokio::test]
 async fn a_failed_tool_call_is_a_failed_span_with_the_conventional_names() {

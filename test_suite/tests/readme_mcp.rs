@@ -17,7 +17,7 @@ use envelope::{CallContext, ErrorEnvelope, OrFail};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{CallToolRequestParams, CallToolResult, MetaObject, RequestMetaObject};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
-use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 
 #[path = "../examples/notes_mcp.rs"]
@@ -92,15 +92,9 @@ fn lines_with(id: &str) -> Vec<String> {
         .collect()
 }
 
-/// An rmcp client connected in process to `server`.
-async fn connect<S: ServerHandler>(server: S) -> RunningService<RoleClient, ()> {
-    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        let running = server.serve(server_io).await.unwrap();
-        let _ = running.waiting().await;
-    });
-    ().serve(client_io).await.unwrap()
-}
+#[path = "support/in_process.rs"]
+mod in_process;
+use in_process::connect;
 
 /// Calls `tool` with `arguments`, and the client's correlation id in
 /// `_meta` when there is one.
