@@ -45,6 +45,7 @@ pub use crate::convert::std_errors::{
 pub use crate::model::argument_error::{ArgumentError, ArgumentErrorKind};
 pub use crate::model::category::UserErrorCategory;
 pub use crate::model::class::{ErrorClass, Owner, ParseClassError};
+pub use crate::model::contract::{DeclaredFailure, FAILURES_META_KEY};
 pub use crate::model::effect::Effect;
 pub use crate::model::envelope::{EnvelopeFields, ErrorEnvelope};
 // One module per library feature (`envelope::rmcp`, `envelope::rusqlite`).

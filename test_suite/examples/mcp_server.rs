@@ -188,7 +188,13 @@ impl CatalogServer {
                 .with_tool_failure_meta(tool_failure_meta)
                 // A call of annotate_table with `_meta.idempotencyKey`
                 // runs once per key; a repeat gets the first answer.
-                .with_idempotency(Idempotency::new(MemoryStore::new()).allow("annotate_table")),
+                .with_idempotency(Idempotency::new(MemoryStore::new()).allow("annotate_table"))
+                // Each tool's failure contract, in `tools/list`'s
+                // `_meta.failures`: the catalog errors it can return.
+                .with_failures("describe_table", CatalogError::catalog())
+                .with_failures("find_column", CatalogError::catalog())
+                .with_failures("row_count", CatalogError::catalog())
+                .with_failures("annotate_table", CatalogError::catalog()),
             notes: Arc::default(),
         }
     }

@@ -360,6 +360,44 @@ fn check_session(transcript: &Value) {
     check_output_schemas_like_the_inspector(transcript);
     check_envelope_schema(transcript);
     check_operator_log(transcript);
+    check_failure_contracts(transcript);
+}
+
+/// Every tool that can fail declares its failures in `tools/list`
+/// (`_meta.failures`), and every failure a call got is one its tool
+/// declared.
+fn check_failure_contracts(transcript: &Value) {
+    assert_eq!(
+        tool(transcript, "describe_table")["_meta"]["failures"],
+        json!([
+            {"class": "INVALID_ARGUMENTS", "owner": "caller", "retryable": false, "effect": "nothing"},
+            {"class": "CANCELLED", "code": "CANCELLED", "owner": "caller", "retryable": false, "effect": "unknown"},
+            {"class": "OBJECT_NOT_FOUND", "code": "TABLE_NOT_FOUND", "owner": "caller", "retryable": false, "effect": "nothing"},
+            {"class": "OBJECT_NOT_FOUND", "code": "COLUMN_NOT_FOUND", "owner": "caller", "retryable": false, "effect": "nothing"},
+            {"class": "BUSY", "code": "STATS_REFRESHING", "owner": "server", "retryable": true, "effect": "nothing"},
+            {"class": "TRANSIENT", "code": "TABLE_LOCKED", "owner": "server", "retryable": false, "effect": "unknown"},
+        ])
+    );
+    assert_eq!(tool(transcript, "list_tables").get("_meta"), None);
+    let mut checked = 0;
+    for (call, envelope) in errors(transcript) {
+        let name = call["name"].as_str().expect("the called tool");
+        // An unknown tool has no listing, so no contract.
+        let Some(listed) = find_tool(transcript, name) else {
+            continue;
+        };
+        let declared = envelope::host::read_failures(listed)
+            .unwrap_or_else(|| panic!("{name} declares no failures"));
+        let class: envelope::ErrorClass =
+            serde_json::from_value(envelope["error_class"].clone()).expect("a class");
+        let code = envelope["code"].as_str();
+        assert!(
+            declared.iter().any(|failure| failure.matches(class, code)),
+            "{name} returned {class} {code:?}, which its contract does not declare: {declared:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "{checked} failures checked");
 }
 
 /// The error results of the transcript, in call order: `(call, envelope)`.

@@ -12,6 +12,7 @@
 //! | a JSON-RPC error: code, message, data | [`read_jsonrpc_error`] |
 //! | rmcp's `ErrorData` / `ServiceError` (with `rmcp`) | [`read_error_data`], [`read_service_error`] |
 //! | an HTTP response: status, headers, body | [`read_http`]; with `http`, [`read_http_response`] |
+//! | a tool's declared failures, from its `tools/list` entry | [`read_failures`] |
 //!
 //! What a failure says is read in this order, the first that holds: our
 //! envelope (in `structuredContent`, in a text block, in problem details'
@@ -42,6 +43,7 @@
 mod bound;
 #[cfg(feature = "rmcp")]
 mod client;
+mod contract;
 mod decide;
 mod http;
 mod mcp;
@@ -60,6 +62,7 @@ pub use bound::{
 };
 #[cfg(feature = "rmcp")]
 pub use client::{Failure, behaviour_of, call_tool};
+pub use contract::read_failures;
 pub use decide::{NextMove, model_text};
 pub use http::read_http;
 #[cfg(feature = "http")]

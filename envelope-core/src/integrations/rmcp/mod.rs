@@ -82,7 +82,9 @@ pub use keyed::{Idempotency, Principal};
 
 use crate::call::{CallBehaviour, CallContext};
 use crate::convert::envelope_trait::Envelope;
+use crate::model::contract::{DeclaredFailure, FAILURES_META_KEY};
 use crate::model::envelope::ErrorEnvelope;
+use crate::model::variant_spec::VariantSpec;
 
 tokio::task_local! {
     /// The context of the call [`Router::call`] is running, for the
@@ -193,6 +195,8 @@ pub struct Router<S> {
     unknown_tool: UnknownTool,
     tool_failure_meta: bool,
     idempotency: Option<Idempotency>,
+    /// Each tool's declared failures (`with_failures`), in order.
+    failures: Vec<(String, Vec<DeclaredFailure>)>,
 }
 
 impl<S> Clone for Router<S> {
@@ -202,6 +206,7 @@ impl<S> Clone for Router<S> {
             unknown_tool: self.unknown_tool,
             tool_failure_meta: self.tool_failure_meta,
             idempotency: self.idempotency.clone(),
+            failures: self.failures.clone(),
         }
     }
 }
@@ -213,6 +218,7 @@ impl<S> std::fmt::Debug for Router<S> {
             .field("unknown_tool", &self.unknown_tool)
             .field("tool_failure_meta", &self.tool_failure_meta)
             .field("idempotency", &self.idempotency)
+            .field("failures", &self.failures)
             .finish()
     }
 }
@@ -247,7 +253,46 @@ impl<S: Send + Sync + 'static> Router<S> {
             unknown_tool: UnknownTool::ToolError,
             tool_failure_meta: false,
             idempotency: None,
+            failures: Vec::new(),
         }
+    }
+
+    /// Declares the failures `tool` can return: one per variant of
+    /// `catalog`, its error type's [`Envelope::catalog`] (a delegating
+    /// variant declares nothing: give its inner type's catalog too; the
+    /// lists add up). [`Router::list_all`] publishes them, with the ones
+    /// every call can get ([`DeclaredFailure::COMMON`]), as the tool's
+    /// `_meta.failures` ([`FAILURES_META_KEY`]), an array of
+    /// [`DeclaredFailure`]s, so a host knows a tool's failures before it
+    /// calls it (`host::read_failures`).
+    #[must_use]
+    pub fn with_failures(mut self, tool: impl Into<String>, catalog: &[VariantSpec]) -> Self {
+        let tool = tool.into();
+        let index = match self.failures.iter().position(|(name, _)| *name == tool) {
+            Some(index) => index,
+            None => {
+                let common = DeclaredFailure::COMMON.iter().filter_map(DeclaredFailure::of);
+                self.failures.push((tool, common.collect()));
+                self.failures.len() - 1
+            }
+        };
+        let declared = &mut self.failures[index].1;
+        for failure in catalog.iter().filter_map(DeclaredFailure::of) {
+            if !declared.contains(&failure) {
+                declared.push(failure);
+            }
+        }
+        self
+    }
+
+    /// The failures declared for `tool` ([`Router::with_failures`]), the
+    /// common ones first; empty for a tool without a declaration.
+    #[must_use]
+    pub fn failures(&self, tool: &str) -> &[DeclaredFailure] {
+        self.failures
+            .iter()
+            .find(|(name, _)| name == tool)
+            .map_or(&[], |(_, failures)| failures.as_slice())
     }
 
     /// Sets which tools take idempotency keys and where their answers are
@@ -303,14 +348,25 @@ impl<S: Send + Sync + 'static> Router<S> {
     /// The tools the router lists (`tools/list`), as rmcp's
     /// `ToolRouter::list_all`: enabled tools, by name; a tool that takes
     /// idempotency keys ([`Router::with_idempotency`]) with
-    /// `_meta.idempotency`.
+    /// `_meta.idempotency`, a tool with declared failures
+    /// ([`Router::with_failures`]) with `_meta.failures`.
     #[must_use]
     pub fn list_all(&self) -> Vec<Tool> {
-        let tools = self.tools.list_all();
-        match &self.idempotency {
-            Some(idempotency) => tools.into_iter().map(|tool| idempotency.declare(tool)).collect(),
-            None => tools,
+        let mut tools = self.tools.list_all();
+        if let Some(idempotency) = &self.idempotency {
+            tools = tools.into_iter().map(|tool| idempotency.declare(tool)).collect();
         }
+        for tool in &mut tools {
+            let failures = self.failures(&tool.name);
+            if !failures.is_empty() {
+                // Serializing these plain structs cannot fail.
+                let failures = serde_json::to_value(failures).unwrap_or_default();
+                tool.meta
+                    .get_or_insert_with(MetaObject::default)
+                    .insert(String::from(FAILURES_META_KEY), failures);
+            }
+        }
+        tools
     }
 
     /// The definition of the enabled tool `name`, as rmcp's
