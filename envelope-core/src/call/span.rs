@@ -118,13 +118,15 @@ pub(crate) fn fail(span: &Span, envelope: &ErrorEnvelope, transport: Transport) 
     span.record("envelope.owner", class.owner().as_str());
     span.record("envelope.retryable", envelope.retryable);
     span.record("envelope.effect", envelope.effect.as_str());
-    let error_type = match transport {
-        Transport::Tool => class.as_str().to_owned(),
-        Transport::Mcp => String::from("tool_error"),
-        Transport::Http if class.http_status() >= 500 => class.http_status().to_string(),
+    let error_type: Cow<'_, str> = match transport {
+        Transport::Tool => Cow::Borrowed(class.as_str()),
+        Transport::Mcp => Cow::Borrowed("tool_error"),
+        Transport::Http if class.http_status() >= 500 => {
+            Cow::Owned(class.http_status().to_string())
+        }
         Transport::Http => return,
     };
-    span.record("error.type", error_type.as_str());
+    span.record("error.type", error_type.as_ref());
     span.record("otel.status_code", "ERROR");
     span.record("otel.status_description", envelope.message.as_str());
 }

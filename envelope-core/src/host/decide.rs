@@ -177,9 +177,7 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
         NextMove::Stop if envelope.effect != Effect::Nothing => Lead::Check(None),
         // The class's own sentence when it already says not to repeat (and
         // who acts: "ask the user to sign in again").
-        NextMove::AskUser | NextMove::Stop
-            if envelope.error_class.act().starts_with("Do not repeat") =>
-        {
+        NextMove::AskUser | NextMove::Stop if text::says_no_repeat(envelope.error_class.act()) => {
             Lead::Class
         }
         NextMove::AskUser => Lead::AskUser,

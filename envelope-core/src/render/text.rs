@@ -131,7 +131,7 @@ pub(crate) fn write(
     // A lead that says not to repeat is not contradicted below.
     let no_repeat = match lead {
         Lead::Check(_) | Lead::Stop | Lead::AskUser | Lead::Postpone(_) => true,
-        Lead::Class => act.starts_with("Do not repeat") && !act.contains("unchanged"),
+        Lead::Class => says_no_repeat(act) && !act.contains("unchanged"),
         _ => false,
     };
     // The steps the lead has not already said: not the argument fix (the
@@ -237,6 +237,13 @@ fn sentence(
         Lead::Class => out.write_str(act)?,
     }
     Ok(())
+}
+
+/// Whether a class's sentence ([`ErrorClass::act`](crate::ErrorClass))
+/// says not to repeat the call, in either form ("Do not repeat this
+/// call", "Do not repeat this call unchanged").
+pub(crate) fn says_no_repeat(act: &str) -> bool {
+    act.starts_with("Do not repeat")
 }
 
 /// Whether a next step asks for the call again (`retry`, `repeat`, `try
