@@ -52,6 +52,7 @@ pub use crate::model::envelope::{EnvelopeFields, ErrorEnvelope};
 pub use crate::call::idempotency;
 #[cfg(feature = "tracing")]
 pub use crate::call::log;
+pub use crate::call::rate_limit;
 #[doc(inline)]
 #[allow(unused_imports)] // none without an integration feature
 pub use crate::integrations::*;

@@ -6,6 +6,8 @@ use serde_json::{Map, Value};
 
 use super::bound::{bound, cut};
 use super::{ours, validation};
+#[cfg(feature = "http")]
+use crate::call::rate_limit::Signals;
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
 
@@ -92,22 +94,29 @@ const PROBLEM_MEMBERS: [&str; 8] = [
     "error",
 ];
 
-/// [`read_http`] for an `http::Response` (features `host` and `http`).
+/// [`read_http`] for an `http::Response` (features `host` and `http`),
+/// which also reads the rate-limit fields of the IETF draft SEP-3304
+/// points to ([`crate::rate_limit`]): without a wait in the body or in
+/// `Retry-After`, `RateLimit`'s `t` (seconds) is the wait; its `r` is
+/// `details.remaining` and `RateLimit-Policy`'s `q` is `details.limit`,
+/// unless the body gave them.
 #[cfg(feature = "http")]
 #[must_use]
 pub fn read_http_response<B: AsRef<[u8]>>(response: &http::Response<B>) -> Option<ErrorEnvelope> {
-    let header = |name: http::header::HeaderName| {
+    let header = |name: &str| {
         response
             .headers()
             .get(name)
             .and_then(|value| value.to_str().ok())
     };
-    read_http(
+    let envelope = read_http(
         response.status().as_u16(),
-        header(http::header::CONTENT_TYPE),
-        header(http::header::RETRY_AFTER),
+        header("content-type"),
+        header("retry-after"),
         response.body().as_ref(),
-    )
+    )?;
+    let signals = Signals::of_http_fields(header("ratelimit"), header("ratelimit-policy"));
+    Some(signals.apply(envelope))
 }
 
 /// The envelope of a problem details object.

@@ -4,6 +4,7 @@ use serde_json::Value;
 
 use super::bound::{bound, cut};
 use super::{ours, text, tool_failure};
+use crate::call::rate_limit::Signals;
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
 
@@ -126,7 +127,7 @@ fn message(text: &str) -> String {
 /// | `-32800` (request cancelled) | `CANCELLED`, code `REQUEST_CANCELLED` |
 /// | `-32001` (request timeout, the SDKs') | `TIMEOUT`, code `REQUEST_TIMEOUT` |
 /// | `-32002` (resource not found) | `OBJECT_NOT_FOUND`, code `RESOURCE_NOT_FOUND` |
-/// | `-32023` (draft: rate limited), `data.retryAfterMs` | `RATE_LIMITED`, `retry_after_ms` |
+/// | `-32023` (draft SEP-3304: rate limited), `data.retryAfterMs`, `limit`, `remaining` | `RATE_LIMITED`, `retry_after_ms`, `details.limit`, `details.remaining` ([`crate::rate_limit`]) |
 /// | anything else | `UNKNOWN`, code `JSONRPC_<code>` |
 ///
 /// The message is the error's `message`, cut, for every class.
@@ -162,14 +163,11 @@ fn jsonrpc_error(code: i64, message: &str, data: Option<&Value>) -> ErrorEnvelop
         -32001 => named(ErrorClass::Timeout, "REQUEST_TIMEOUT"),
         -32002 => named(ErrorClass::ObjectNotFound, "RESOURCE_NOT_FOUND"),
         -32023 => {
-            let mut envelope = named(ErrorClass::RateLimited, "RATE_LIMITED");
-            let wait = data
-                .and_then(|data| data.get("retryAfterMs"))
-                .and_then(super::millis);
-            if let Some(wait) = wait {
-                envelope = envelope.with_retry_after_ms(wait);
+            let envelope = named(ErrorClass::RateLimited, "RATE_LIMITED");
+            match data {
+                Some(data) => Signals::of_jsonrpc_data(data).apply(envelope),
+                None => envelope,
             }
-            envelope
         }
         other => ErrorEnvelope::new(ErrorClass::Unknown, cut(text))
             .with_code(format!("JSONRPC_{}", other.unsigned_abs())),

@@ -113,18 +113,3 @@ fn ours(value: &Value) -> Option<ErrorEnvelope> {
     }
     ErrorEnvelope::deserialize(&Value::Object(kept)).ok()
 }
-
-/// A JSON number of milliseconds (an integer, or a float rounded up, so a
-/// wait never ends early), saturating at `u64::MAX`; `None` for anything
-/// else, a negative number included.
-fn millis(value: &Value) -> Option<u64> {
-    if let Some(whole) = value.as_u64() {
-        return Some(whole);
-    }
-    let float = value
-        .as_f64()
-        .filter(|float| float.is_finite() && *float >= 0.0)?;
-    // `as` saturates at `u64::MAX`.
-    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-    Some(float.ceil() as u64)
-}

@@ -48,7 +48,7 @@ pub(super) fn read(failure: &Map<String, Value>, message: String) -> ErrorEnvelo
     }
     if let Some(wait) = failure
         .get("retryNotBefore")
-        .and_then(super::millis)
+        .and_then(crate::model::lenient::millis)
         .map(|not_before| not_before.saturating_sub(crate::render::mcp::now_ms()))
     {
         envelope = envelope.with_retry_after_ms(wait);

@@ -28,6 +28,9 @@
 //!   with the `tracing` feature, one operator log line per failure. A
 //!   handler takes the context as an extractor to answer through it
 //!   (`.or_fail(&call)?`), or simply returns its error.
+//! - **Rate limits and keys.** [`rate_limited`] puts a route behind a
+//!   [`RateLimit`] (`429` with `Retry-After` and the `RateLimit` fields);
+//!   [`keyed`] runs a keyed request at most once per `Idempotency-Key`.
 //!
 //! ```
 //! # extern crate envelope_core as envelope;
@@ -69,10 +72,12 @@
 mod answer;
 mod extract;
 mod keyed;
+mod limit;
 mod strings;
 
 pub use answer::RouterExt;
 pub use keyed::{HttpPrincipal, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, Keys, MAX_KEYED_BODY, keyed};
+pub use limit::{RATELIMIT, RATELIMIT_POLICY, RateLimit, rate_limited};
 // For the derived `IntoResponse` (through `__private`), not public API.
 #[doc(hidden)]
 pub use axum::response::{IntoResponse, Response};

@@ -69,6 +69,7 @@ use ::rmcp::model::{MetaObject, RequestId, Tool};
 use serde_json::Value;
 
 mod keyed;
+mod limit;
 
 /// rmcp's errors are the transport's, not a tool's: none is recognised in
 /// a source chain.
@@ -79,6 +80,7 @@ pub(crate) fn find<'e>(
 }
 
 pub use keyed::{Idempotency, Principal};
+pub use limit::RateLimit;
 
 use crate::call::{CallBehaviour, CallContext};
 use crate::convert::envelope_trait::Envelope;
@@ -195,6 +197,7 @@ pub struct Router<S> {
     unknown_tool: UnknownTool,
     tool_failure_meta: bool,
     idempotency: Option<Idempotency>,
+    rate_limit: Option<RateLimit>,
     /// Each tool's declared failures (`with_failures`), in order.
     failures: Vec<(String, Vec<DeclaredFailure>)>,
 }
@@ -206,6 +209,7 @@ impl<S> Clone for Router<S> {
             unknown_tool: self.unknown_tool,
             tool_failure_meta: self.tool_failure_meta,
             idempotency: self.idempotency.clone(),
+            rate_limit: self.rate_limit.clone(),
             failures: self.failures.clone(),
         }
     }
@@ -218,6 +222,7 @@ impl<S> std::fmt::Debug for Router<S> {
             .field("unknown_tool", &self.unknown_tool)
             .field("tool_failure_meta", &self.tool_failure_meta)
             .field("idempotency", &self.idempotency)
+            .field("rate_limit", &self.rate_limit)
             .field("failures", &self.failures)
             .finish()
     }
@@ -253,6 +258,7 @@ impl<S: Send + Sync + 'static> Router<S> {
             unknown_tool: UnknownTool::ToolError,
             tool_failure_meta: false,
             idempotency: None,
+            rate_limit: None,
             failures: Vec::new(),
         }
     }
@@ -287,6 +293,8 @@ impl<S: Send + Sync + 'static> Router<S> {
 
     /// The failures declared for `tool` ([`Router::with_failures`]), the
     /// common ones first; empty for a tool without a declaration.
+    /// [`Router::list_all`] publishes them with `RATE_LIMITED` added when
+    /// the router has a rate limit ([`Router::with_rate_limit`]).
     #[must_use]
     pub fn failures(&self, tool: &str) -> &[DeclaredFailure] {
         self.failures
@@ -303,6 +311,19 @@ impl<S: Send + Sync + 'static> Router<S> {
     #[must_use]
     pub fn with_idempotency(mut self, idempotency: Idempotency) -> Self {
         self.idempotency = Some(idempotency);
+        self
+    }
+
+    /// Puts a rate limit in front of the tools (MCP draft SEP-3304, opt-in
+    /// while it is a draft; [`RateLimit`], [`crate::rate_limit`]): each
+    /// call of a tool the router has is first put to the limiter, and a
+    /// refused call is answered with the JSON-RPC error `-32023`, `data`
+    /// `{"retryAfterMs": 1200, "limit": 60, "remaining": 0}`, without
+    /// running. A tool with declared failures ([`Router::with_failures`])
+    /// lists `RATE_LIMITED` among them.
+    #[must_use]
+    pub fn with_rate_limit(mut self, limit: RateLimit) -> Self {
+        self.rate_limit = Some(limit);
         self
     }
 
@@ -356,9 +377,15 @@ impl<S: Send + Sync + 'static> Router<S> {
         if let Some(idempotency) = &self.idempotency {
             tools = tools.into_iter().map(|tool| idempotency.declare(tool)).collect();
         }
+        let limited = self
+            .rate_limit
+            .as_ref()
+            .and_then(|_| DeclaredFailure::of(&limit::REFUSED));
         for tool in &mut tools {
             let failures = self.failures(&tool.name);
             if !failures.is_empty() {
+                let mut failures = failures.to_vec();
+                failures.extend(limited.clone().filter(|refused| !failures.contains(refused)));
                 // Serializing these plain structs cannot fail.
                 let failures = serde_json::to_value(failures).unwrap_or_default();
                 tool.meta
@@ -387,7 +414,9 @@ impl<S: Send + Sync + 'static> Router<S> {
     ///
     /// What rmcp's router returns (a tool's protocol error, an argument
     /// that does not deserialize); for an unknown tool with
-    /// [`UnknownTool::ProtocolError`], `-32602` with the near misses.
+    /// [`UnknownTool::ProtocolError`], `-32602` with the near misses; for
+    /// a call the rate limit refuses ([`Router::with_rate_limit`]),
+    /// `-32023`.
     pub async fn call(&self, context: ToolCallContext<'_, S>) -> Result<CallToolResponse, ErrorData> {
         let name = context.name.clone();
         let request = &context.request_context;
@@ -407,6 +436,15 @@ impl<S: Send + Sync + 'static> Router<S> {
                 )
             })
             .unwrap_or_default();
+        if let Some(limit) = &self.rate_limit
+            && let Err(limited) = limit.check(&name, request)
+        {
+            let call = CallContext::identified(name, id).with_behaviour(behaviour);
+            #[cfg(feature = "tracing")]
+            let call = call.over(crate::call::span::Transport::Mcp);
+            let answered = call.fail(limited.to_envelope());
+            return Err(limit::refusal(&limited, &answered));
+        }
         let keyed = match &self.idempotency {
             Some(idempotency) => match idempotency.rule(&name) {
                 Some(rule) => {

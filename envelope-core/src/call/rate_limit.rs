@@ -1,0 +1,350 @@
+//! Rate limits the server enforces: a [`RateLimiter`] in front of the
+//! tools or routes, and its refusal, [`Limited`], on each wire.
+//!
+//! A limiter is asked before a call runs (before its idempotency key is
+//! claimed, so a refused call holds nothing), with the call's operation
+//! (the MCP tool's name, or an HTTP request's method and matched route)
+//! and, when the server names one, its principal (who made the call). A
+//! refused call never runs, so its failure changed nothing and is
+//! repeated safely after the wait:
+//!
+//! | where | wired by | the refusal |
+//! |---|---|---|
+//! | MCP | `envelope::rmcp::Router::with_rate_limit` | the JSON-RPC error [`JSONRPC_RATE_LIMITED`] (`-32023`), message the envelope's, `data` `{"retryAfterMs": 1200, "limit": 60, "remaining": 0}` ([`Limited::jsonrpc_data`]) |
+//! | HTTP | `envelope::axum::rate_limited` on the routes | `429 Too Many Requests`, `Retry-After` in whole seconds, `RateLimit-Policy: "default";q=60;w=60` and `RateLimit: "default";r=0;t=2` ([`Limited::policy_field`], [`Limited::limit_field`]), the problem details of [`Limited::to_envelope`] |
+//!
+//! The MCP form is the draft SEP-3304's ("Rate limiting"), the HTTP fields
+//! the IETF draft it points to (draft-ietf-httpapi-ratelimit-headers-09,
+//! structured fields: `q` the quota, `w` the window in seconds, `r` the
+//! calls remaining, `t` seconds until the next call is admitted). Both are
+//! drafts, so the limiter is opt-in. The host reads them back
+//! (`host::read_jsonrpc_error`, `host::read_http_response`): a
+//! `RATE_LIMITED` envelope whose `retry_after_ms` is the wait, with
+//! `details.limit` and `details.remaining`.
+//!
+//! A limiter is any `Fn(&str, Option<&str>) -> Result<(), Limited>`, or,
+//! with the `governor` feature, a `governor::RateLimiter` (see
+//! `envelope::governor`).
+
+use serde_json::{Map, Value};
+
+use crate::model::class::ErrorClass;
+use crate::model::envelope::ErrorEnvelope;
+
+/// The JSON-RPC error code of a call refused by a rate limit (MCP draft
+/// SEP-3304).
+pub const JSONRPC_RATE_LIMITED: i32 = -32023;
+
+/// The policy name of the HTTP `RateLimit` fields: one policy per limiter.
+const POLICY: &str = "default";
+
+/// Admits or refuses a call before it runs.
+///
+/// `operation` is the MCP tool's name or the HTTP request's method and
+/// matched route (`"POST /notes"`); `principal` is who made the call, when
+/// the server names it (`RateLimit::with_principal` of the rmcp and axum
+/// integrations). A limiter keeps its own state: one budget for the
+/// server, one per operation, one per principal, as it likes.
+///
+/// ```
+/// # extern crate envelope_core as envelope;
+/// use envelope::rate_limit::{Limited, RateLimiter};
+///
+/// // No one may call `send_mail` at all this minute.
+/// let closed = |operation: &str, _principal: Option<&str>| match operation {
+///     "send_mail" => Err(Limited::new(60_000, 0).with_window_ms(60_000)),
+///     _ => Ok(()),
+/// };
+/// assert!(closed.check("get_note", None).is_ok());
+/// assert_eq!(closed.check("send_mail", None).unwrap_err().retry_after_ms, 60_000);
+/// ```
+pub trait RateLimiter: Send + Sync {
+    /// `Ok` to run the call; `Err` with the limit it ran into to refuse it.
+    ///
+    /// # Errors
+    ///
+    /// The refusal: how long until a call is admitted, the limit and the
+    /// calls left.
+    fn check(&self, operation: &str, principal: Option<&str>) -> Result<(), Limited>;
+}
+
+impl<F> RateLimiter for F
+where
+    F: Fn(&str, Option<&str>) -> Result<(), Limited> + Send + Sync,
+{
+    fn check(&self, operation: &str, principal: Option<&str>) -> Result<(), Limited> {
+        self(operation, principal)
+    }
+}
+
+/// A call refused by a rate limit: how long until a call is admitted
+/// again, and the limit it ran into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limited {
+    /// Milliseconds until a call is admitted again (`retryAfterMs`).
+    pub retry_after_ms: u64,
+    /// The calls admitted per window (`limit`; the policy's `q`).
+    pub limit: u64,
+    /// The calls left in the window (`remaining`; `r`): 0 unless the
+    /// limiter refused a call that asked for more than one unit.
+    pub remaining: u64,
+    /// The window the limit counts over, in milliseconds (`w`, in
+    /// seconds), when the limiter has one.
+    pub window_ms: Option<u64>,
+}
+
+impl Limited {
+    /// A refusal: admitted again after `retry_after_ms`, `limit` calls per
+    /// window, none left.
+    #[must_use]
+    pub const fn new(retry_after_ms: u64, limit: u64) -> Self {
+        Limited {
+            retry_after_ms,
+            limit,
+            remaining: 0,
+            window_ms: None,
+        }
+    }
+
+    /// Sets the calls left in the window.
+    #[must_use]
+    pub const fn with_remaining(mut self, remaining: u64) -> Self {
+        self.remaining = remaining;
+        self
+    }
+
+    /// Sets the window the limit counts over, in milliseconds.
+    #[must_use]
+    pub const fn with_window_ms(mut self, window_ms: u64) -> Self {
+        self.window_ms = Some(window_ms);
+        self
+    }
+
+    /// The refusal as an envelope: `RATE_LIMITED`, code `RATE_LIMITED`,
+    /// the message naming the limit (`the rate limit of 60 calls per 60 s
+    /// was reached`), `retry_after_ms`, and `details` `limit`,
+    /// `remaining` and, with a window, `window_ms`. The call never ran:
+    /// effect nothing, retryable.
+    #[must_use]
+    pub fn to_envelope(&self) -> ErrorEnvelope {
+        let per = match self.window_ms {
+            Some(ms) if ms % 1000 == 0 => format!(" per {} s", ms / 1000),
+            Some(ms) => format!(" per {ms} ms"),
+            None => String::new(),
+        };
+        let calls = if self.limit == 1 { "call" } else { "calls" };
+        let mut envelope = ErrorEnvelope::new(
+            ErrorClass::RateLimited,
+            format!("the rate limit of {} {calls}{per} was reached", self.limit),
+        )
+        .with_code("RATE_LIMITED")
+        .with_retry_after_ms(self.retry_after_ms)
+        .with_detail("limit", self.limit)
+        .with_detail("remaining", self.remaining);
+        if let Some(window) = self.window_ms {
+            envelope = envelope.with_detail("window_ms", window);
+        }
+        envelope
+    }
+
+    /// The `data` of the JSON-RPC error [`JSONRPC_RATE_LIMITED`], as
+    /// SEP-3304 names its members: `{"retryAfterMs": 1200, "limit": 60,
+    /// "remaining": 0}`.
+    #[must_use]
+    pub fn jsonrpc_data(&self) -> Value {
+        let mut data = Map::new();
+        data.insert(
+            String::from("retryAfterMs"),
+            Value::from(self.retry_after_ms),
+        );
+        data.insert(String::from("limit"), Value::from(self.limit));
+        data.insert(String::from("remaining"), Value::from(self.remaining));
+        Value::Object(data)
+    }
+
+    /// The value of the HTTP `RateLimit-Policy` field: `"default";q=60`,
+    /// with `;w=` and the window in seconds (rounded up) when there is one.
+    #[must_use]
+    pub fn policy_field(&self) -> String {
+        match self.window_ms {
+            Some(window) => format!("\"{POLICY}\";q={};w={}", self.limit, window.div_ceil(1000)),
+            None => format!("\"{POLICY}\";q={}", self.limit),
+        }
+    }
+
+    /// The value of the HTTP `RateLimit` field: `"default";r=0;t=2`, `t`
+    /// the wait in seconds, rounded up as `Retry-After` is.
+    #[must_use]
+    pub fn limit_field(&self) -> String {
+        format!(
+            "\"{POLICY}\";r={};t={}",
+            self.remaining,
+            self.retry_after_ms.div_ceil(1000)
+        )
+    }
+}
+
+/// What a peer's rate-limit signals say, for the host: the wait in
+/// milliseconds, the limit and the calls left, each when given.
+#[cfg(feature = "host")]
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Signals {
+    pub(crate) retry_after_ms: Option<u64>,
+    pub(crate) limit: Option<u64>,
+    pub(crate) remaining: Option<u64>,
+}
+
+#[cfg(feature = "host")]
+impl Signals {
+    /// The members of a `-32023` error's `data` (a float wait rounded up,
+    /// as every wait the host reads).
+    pub(crate) fn of_jsonrpc_data(data: &Value) -> Self {
+        let count = |key: &str| data.get(key).and_then(Value::as_u64);
+        Signals {
+            retry_after_ms: data
+                .get("retryAfterMs")
+                .and_then(crate::model::lenient::millis),
+            limit: count("limit"),
+            remaining: count("remaining"),
+        }
+    }
+
+    /// The HTTP `RateLimit` and `RateLimit-Policy` fields (their first
+    /// policy): `t` in seconds as the wait, `r` the calls left, `q` the
+    /// limit. A field that does not parse says nothing.
+    pub(crate) fn of_http_fields(limit: Option<&str>, policy: Option<&str>) -> Self {
+        let limit = limit.map(first_item_params).unwrap_or_default();
+        let policy = policy.map(first_item_params).unwrap_or_default();
+        let param = |params: &[(String, u64)], key: &str| {
+            params
+                .iter()
+                .find(|(name, _)| name == key)
+                .map(|(_, value)| *value)
+        };
+        Signals {
+            retry_after_ms: param(&limit, "t").map(|seconds| seconds.saturating_mul(1000)),
+            limit: param(&policy, "q"),
+            remaining: param(&limit, "r"),
+        }
+    }
+
+    /// Puts the signals in `envelope`: the wait unless it has one, the
+    /// limit and the calls left in `details` unless there already.
+    pub(crate) fn apply(self, mut envelope: ErrorEnvelope) -> ErrorEnvelope {
+        if envelope.retry_after_ms.is_none()
+            && let Some(wait) = self.retry_after_ms
+        {
+            envelope = envelope.with_retry_after_ms(wait);
+        }
+        for (key, value) in [("limit", self.limit), ("remaining", self.remaining)] {
+            if let Some(value) = value
+                && !envelope.details.contains_key(key)
+            {
+                envelope = envelope.with_detail(key, value);
+            }
+        }
+        envelope
+    }
+}
+
+/// The integer parameters of a structured-field list's first item
+/// (RFC 9651): `"default";r=0;t=2, "daily";r=5` gives `r = 0`, `t = 2`.
+/// Parameters that are not non-negative integers are skipped.
+#[cfg(feature = "host")]
+fn first_item_params(field: &str) -> Vec<(String, u64)> {
+    let item = first_item(field);
+    item.split(';')
+        .skip(1)
+        .filter_map(|param| {
+            let (key, value) = param.split_once('=')?;
+            let value = value.trim().parse::<u64>().ok()?;
+            Some((key.trim().to_ascii_lowercase(), value))
+        })
+        .collect()
+}
+
+/// The text of a list's first item: up to the first comma outside a
+/// quoted string.
+#[cfg(feature = "host")]
+fn first_item(field: &str) -> &str {
+    let mut quoted = false;
+    let mut escaped = false;
+    for (at, c) in field.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            ',' if !quoted => return &field[..at],
+            _ => {}
+        }
+    }
+    field
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_refusal_on_each_wire() {
+        let limited = Limited::new(1200, 60).with_window_ms(60_000);
+        assert_eq!(
+            limited.jsonrpc_data(),
+            serde_json::json!({"retryAfterMs": 1200, "limit": 60, "remaining": 0})
+        );
+        assert_eq!(limited.policy_field(), r#""default";q=60;w=60"#);
+        assert_eq!(limited.limit_field(), r#""default";r=0;t=2"#);
+        assert_eq!(
+            limited.to_envelope().to_json(),
+            serde_json::json!({
+                "isError": true,
+                "error_class": "RATE_LIMITED",
+                "message": "the rate limit of 60 calls per 60 s was reached",
+                "retry_after_ms": 1200,
+                "code": "RATE_LIMITED",
+                "category": "Technical",
+                "retryable": true,
+                "details": {"limit": 60, "remaining": 0, "window_ms": 60_000}
+            })
+        );
+        let one = Limited::new(500, 1).with_remaining(0).with_window_ms(1500);
+        assert_eq!(
+            one.to_envelope().message,
+            "the rate limit of 1 call per 1500 ms was reached"
+        );
+        assert_eq!(one.policy_field(), r#""default";q=1;w=2"#);
+        assert_eq!(Limited::new(0, 5).policy_field(), r#""default";q=5"#);
+        assert_eq!(Limited::new(0, 5).limit_field(), r#""default";r=0;t=0"#);
+    }
+
+    #[cfg(feature = "host")]
+    #[test]
+    fn the_host_reads_the_fields_back() {
+        let signals = Signals::of_http_fields(
+            Some(r#""a,b";r=3;t=7, "daily";r=9;t=100"#),
+            Some(r#""a,b";q=10;w=60;qu="request""#),
+        );
+        assert_eq!(
+            signals,
+            Signals {
+                retry_after_ms: Some(7000),
+                limit: Some(10),
+                remaining: Some(3)
+            }
+        );
+        assert_eq!(
+            Signals::of_http_fields(Some("garbage"), None),
+            Signals::default()
+        );
+        let data = serde_json::json!({"retryAfterMs": 1000.5, "limit": 60, "remaining": "x"});
+        assert_eq!(
+            Signals::of_jsonrpc_data(&data),
+            Signals {
+                retry_after_ms: Some(1001),
+                limit: Some(60),
+                remaining: None
+            }
+        );
+    }
+}

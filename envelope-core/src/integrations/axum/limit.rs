@@ -1,0 +1,119 @@
+//! A rate limit in front of routes, as an axum middleware (the HTTP form
+//! of MCP's draft SEP-3304: `429` with the IETF draft's `RateLimit`
+//! fields; the rules are [`crate::rate_limit`]'s).
+
+use std::fmt;
+use std::sync::Arc;
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
+use http::header::{HeaderName, HeaderValue};
+use http::request::Parts;
+use http::StatusCode;
+
+use super::keyed::HttpPrincipal;
+use crate::call::rate_limit::{Limited, RateLimiter};
+
+/// The response header of the quota policy (`"default";q=60;w=60`).
+pub const RATELIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-policy");
+
+/// The response header of the limit's current state (`"default";r=0;t=2`).
+pub const RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
+
+/// The state of the [`rate_limited`] middleware: the [`RateLimiter`] and
+/// who made a request.
+///
+/// ```text
+/// use envelope::axum::{RateLimit, rate_limited};
+///
+/// // 60 requests a minute per method and route (feature `governor`).
+/// let limit = RateLimit::new(governor::RateLimiter::keyed(Quota::per_minute(sixty)));
+/// let app = Router::new()
+///     .route("/notes", post(add_note))
+///     .route_layer(axum::middleware::from_fn_with_state(limit, rate_limited))
+///     .answer_failures();
+/// ```
+#[derive(Clone)]
+pub struct RateLimit {
+    limiter: Arc<dyn RateLimiter>,
+    principal: Option<Arc<HttpPrincipal>>,
+}
+
+impl fmt::Debug for RateLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RateLimit")
+            .field("principal", &self.principal.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl RateLimit {
+    /// Asks `limiter` about each request, by method and route; no
+    /// principal.
+    #[must_use]
+    pub fn new(limiter: impl RateLimiter + 'static) -> Self {
+        RateLimit {
+            limiter: Arc::new(limiter),
+            principal: None,
+        }
+    }
+
+    /// Names who made each request for the limiter (from its headers or
+    /// extensions), so a limiter can keep a budget per client.
+    #[must_use]
+    pub fn with_principal(mut self, principal: impl Fn(&Parts) -> Option<String> + Send + Sync + 'static) -> Self {
+        self.principal = Some(Arc::new(principal));
+        self
+    }
+}
+
+/// The middleware of rate-limited routes, for
+/// `axum::middleware::from_fn_with_state(limit, rate_limited)`: each
+/// request is put to the limiter with its operation, the method and
+/// matched route (`"POST /notes"`; the path as sent when the middleware
+/// runs before routing, under `Router::layer`: prefer `route_layer`), and
+/// its principal ([`RateLimit::with_principal`]).
+///
+/// A refused request never reaches the handler. It is answered `429 Too
+/// Many Requests` with the problem details of a `RATE_LIMITED` envelope
+/// ([`Limited::to_envelope`]) and the headers:
+///
+/// | header | value |
+/// |---|---|
+/// | `Retry-After` | the wait in whole seconds, rounded up (RFC 9110) |
+/// | `RateLimit-Policy` ([`RATELIMIT_POLICY`]) | `"default";q=60;w=60`: the limit and its window in seconds |
+/// | `RateLimit` ([`RATELIMIT`]) | `"default";r=0;t=2`: the requests left and the wait in seconds |
+///
+/// (draft-ietf-httpapi-ratelimit-headers-09.) Under
+/// [`RouterExt::answer_failures`](super::RouterExt::answer_failures) the
+/// refusal gets the request's correlation id and log line as any failure.
+pub async fn rate_limited(State(limit): State<RateLimit>, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let route = parts
+        .extensions
+        .get::<MatchedPath>()
+        .map_or_else(|| parts.uri.path(), MatchedPath::as_str);
+    let operation = format!("{} {route}", parts.method);
+    let principal = limit.principal.as_ref().and_then(|principal| principal(&parts));
+    match limit.limiter.check(&operation, principal.as_deref()) {
+        Ok(()) => next.run(Request::from_parts(parts, body)).await,
+        Err(limited) => refusal(&limited),
+    }
+}
+
+/// The `429` of a refused request.
+fn refusal(limited: &Limited) -> Response {
+    let mut response = super::respond(limited.to_envelope(), StatusCode::TOO_MANY_REQUESTS, None);
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (RATELIMIT_POLICY, limited.policy_field()),
+        (RATELIMIT, limited.limit_field()),
+    ] {
+        // Digits, quotes, `;` and `=`: always a valid header value.
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(name, value);
+        }
+    }
+    response
+}
