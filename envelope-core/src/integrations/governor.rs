@@ -1,8 +1,12 @@
 //! governor 0.10 (feature `governor`): a `governor::RateLimiter` is a
 //! [`RateLimiter`], so a server enforces a rate limit with a well-kept
-//! GCRA limiter and no glue. It adds governor without its default
-//! features (`std` and `quanta` only: no `dashmap`, no `jitter`) and the
-//! few crates they need.
+//! GCRA limiter and no glue. The hook itself ([`crate::rate_limit`],
+//! `rmcp::Router::with_rate_limit`, `axum::rate_limited`) needs no
+//! feature; this one adds governor 0.10 without its default features
+//! (`std` and `quanta` only: no `dashmap`, no `jitter`): 28 crates over
+//! envelope-core alone, 18 over an rmcp and axum server's
+//! (`cargo tree -e normal,build`; `parking_lot`, `hashbrown`, `quanta` and
+//! their dependencies). It builds on Rust 1.88, as envelope-core does.
 //!
 //! | limiter | budget |
 //! |---|---|
