@@ -191,7 +191,8 @@ macro_rules! __envelope_integrations {
 
 /// Under `rmcp`, for the derived type `T`:
 /// - `rmcp::handler::server::tool::IntoCallToolResult for T`: a tool error
-///   result with the envelope's JSON as its one text block, so a tool returning
+///   result with the envelope's JSON in a text block and the text a model
+///   reads after it, so a tool returning
 ///   `Result<Json<Row>, T>` needs no glue; the envelope stays out of
 ///   `structuredContent`, which a declared `outputSchema` describes (MCP
 ///   2025-06-18, "Structured Content").

@@ -424,8 +424,8 @@ fn provided_renderers_of_a_hand_impl() {
 fn provided_to_mcp_result_of_a_hand_impl() {
     let expected = json!({
         "content": [
-            {"type": "text", "text": "Do not repeat this call: the quota is used up. Tell the user.\nQUOTA_EXCEEDED (NO_CREDITS): 0 credits left\nNext step: ask the user to top up\nDo not repeat this call: the quota is used up. Tell the user."},
-            {"type": "text", "text": CREDITS_JSON}
+            {"type": "text", "text": CREDITS_JSON},
+            {"type": "text", "text": "Do not repeat this call: the quota is used up. Tell the user.\nQUOTA_EXCEEDED (NO_CREDITS): 0 credits left\nNext step: ask the user to top up\nDo not repeat this call: the quota is used up. Tell the user."}
         ],
         "structuredContent": {
             "isError": true,

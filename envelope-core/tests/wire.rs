@@ -189,10 +189,10 @@ fn mcp_result_as_json() {
         json!({
             "content": [{
                 "type": "text",
-                "text": "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.\nOBJECT_NOT_FOUND: table or view EMPLOYES does not exist\nBackend error code: 942\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.",
+                "text": r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table or view EMPLOYES does not exist","ora_code":942,"suggested_tool":"oracle_schema_inspect","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"category":"NotFound"}"#,
             }, {
                 "type": "text",
-                "text": r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table or view EMPLOYES does not exist","ora_code":942,"suggested_tool":"oracle_schema_inspect","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"category":"NotFound"}"#,
+                "text": "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.\nOBJECT_NOT_FOUND: table or view EMPLOYES does not exist\nBackend error code: 942\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.",
             }],
             "structuredContent": {
                 "isError": true,
@@ -229,8 +229,8 @@ fn is_error_false_survives_every_renderer() {
     assert!(!env.to_tool_result("call_1").is_error);
     let mcp = json!({
         "content": [
-            {"type": "text", "text": "Do not repeat this call now. Tell the user it failed.\nBUSY: m\nDo not repeat this call now. Tell the user it failed."},
-            {"type": "text", "text": json}
+            {"type": "text", "text": json},
+            {"type": "text", "text": "Do not repeat this call now. Tell the user it failed.\nBUSY: m\nDo not repeat this call now. Tell the user it failed."}
         ],
         "structuredContent": {"isError": false, "error_class": "BUSY", "message": "m"},
         "isError": false,

@@ -145,7 +145,7 @@ fn secret_never_rendered() {
     assert_eq!(
         mcp,
         serde_json::json!({
-            "content": [{"type": "text", "text": text}, {"type": "text", "text": expected}],
+            "content": [{"type": "text", "text": expected}, {"type": "text", "text": text}],
             "structuredContent": {
                 "isError": true,
                 "error_class": "UNAUTHENTICATED",

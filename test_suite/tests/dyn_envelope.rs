@@ -89,8 +89,8 @@ fn a_vec_of_boxed_trait_objects_renders_tool_results() {
         errors[1].to_mcp_result(),
         json!({
             "content": [
-                {"type": "text", "text": "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED (READ_ONLY): writes are disabled\nDo not repeat this call: a policy forbids it. Tell the user."},
-                {"type": "text", "text": READ_ONLY_JSON}
+                {"type": "text", "text": READ_ONLY_JSON},
+                {"type": "text", "text": "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED (READ_ONLY): writes are disabled\nDo not repeat this call: a policy forbids it. Tell the user."}
             ],
             "structuredContent": {
                 "isError": true,

@@ -126,7 +126,7 @@ fn correlation_ids_reach_every_renderer() {
         busy.to_mcp_result()["structuredContent"]["correlation_id"],
         "4711"
     );
-    assert_eq!(busy.to_mcp_result()["content"][1]["text"], expected);
+    assert_eq!(busy.to_mcp_result()["content"][0]["text"], expected);
     let locked = StoreError::Locked {
         request: Some("req-9".into()),
     };

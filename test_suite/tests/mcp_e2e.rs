@@ -167,12 +167,12 @@ fn result<'a>(transcript: &'a Value, id: &str) -> &'a Value {
 }
 
 /// The envelope of an error result, parsed from its JSON text block (the
-/// second; the first is the text a model reads).
+/// first; the second is the text a model reads).
 fn envelope_of(result: &Value) -> Value {
     assert_eq!(result["isError"], json!(true), "not an error: {result}");
     let blocks = result["content"].as_array().expect("content");
     assert_eq!(blocks.len(), 2, "{result}");
-    serde_json::from_str(blocks[1]["text"].as_str().expect("error text")).expect("envelope JSON")
+    serde_json::from_str(blocks[0]["text"].as_str().expect("error text")).expect("envelope JSON")
 }
 
 fn tool<'a>(transcript: &'a Value, name: &str) -> &'a Value {
@@ -279,11 +279,11 @@ fn tool_failure_meta(transcript: &Value, call: &Value, envelope: &Value) -> Opti
 /// [`tool_failure_meta`].
 fn error_result(transcript: &Value, id: &str, text: &str, structured: bool) -> Value {
     let envelope: Value = serde_json::from_str(text).expect("envelope JSON");
-    // The text a model reads (the envelope's `Display`, pinned by the
-    // wire tests), then the JSON.
+    // The JSON, then the text a model reads (the envelope's `Display`,
+    // pinned by the wire tests).
     let read: envelope::ErrorEnvelope = serde_json::from_str(text).expect("an envelope");
     let mut expected = json!({
-        "content": [{"type": "text", "text": read.to_string()}, {"type": "text", "text": text}],
+        "content": [{"type": "text", "text": text}, {"type": "text", "text": read.to_string()}],
         "isError": true,
         "resultType": "complete",
     });

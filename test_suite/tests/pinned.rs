@@ -91,8 +91,8 @@ const MISSING_TEXT: &str = "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call aga
 fn missing_mcp() -> Value {
     json!({
         "content": [
-            {"type": "text", "text": MISSING_TEXT},
-            {"type": "text", "text": MISSING_JSON}
+            {"type": "text", "text": MISSING_JSON},
+            {"type": "text", "text": MISSING_TEXT}
         ],
         "structuredContent": {
             "isError": true,
@@ -123,12 +123,12 @@ fn to_mcp_result_of_a_derived_type() {
     let timeout = json!({
         "content": [{
             "type": "text",
-            "text": "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: the operation timed out\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
-        }, {
-            "type": "text",
             "text": format!(
                 r#"{{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","next_steps":["{CHECK}"],"code":"TIMEOUT","category":"Technical","effect":"unknown"}}"#
             )
+        }, {
+            "type": "text",
+            "text": "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: the operation timed out\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
         }],
         "structuredContent": {
             "isError": true,

@@ -118,9 +118,9 @@ async fn call(
 /// The envelope of an error result, as the client received it.
 fn envelope(result: &CallToolResult) -> Value {
     assert_eq!(result.is_error, Some(true), "{result:?}");
-    // The text a model reads, then the JSON.
+    // The JSON, then the text a model reads.
     assert_eq!(result.content.len(), 2);
-    serde_json::from_str(&result.content[1].as_text().unwrap().text).unwrap()
+    serde_json::from_str(&result.content[0].as_text().unwrap().text).unwrap()
 }
 
 /// A failure's envelope, with its correlation id checked (`expected`, or

@@ -896,7 +896,7 @@ mod code_mode_port {
             assert_eq!(
                 mcp,
                 serde_json::json!({
-                    "content": [{"type": "text", "text": text}, {"type": "text", "text": json}],
+                    "content": [{"type": "text", "text": json}, {"type": "text", "text": text}],
                     "structuredContent": serde_json::from_str::<serde_json::Value>(json).unwrap(),
                     "isError": true,
                     "resultType": "complete"
@@ -1194,7 +1194,7 @@ mod quickstart_example {
             assert_eq!(
                 mcp,
                 serde_json::json!({
-                    "content": [{"type": "text", "text": ErrorEnvelope::from(error).to_string()}, {"type": "text", "text": json}],
+                    "content": [{"type": "text", "text": json}, {"type": "text", "text": ErrorEnvelope::from(error).to_string()}],
                     "structuredContent": serde_json::from_str::<serde_json::Value>(json).unwrap(),
                     "isError": true,
                     "resultType": "complete"

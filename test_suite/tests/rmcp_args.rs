@@ -170,11 +170,11 @@ fn the_envelope_as_a_tool_error_is_text_only() {
     assert_eq!(result.content.len(), 2);
     assert_eq!(
         result.content[0].as_text().expect("text").text,
-        envelope.to_string()
+        envelope.to_json_string()
     );
     assert_eq!(
         result.content[1].as_text().expect("text").text,
-        envelope.to_json_string()
+        envelope.to_string()
     );
     assert_eq!(
         serde_json::to_value(&result).unwrap()["resultType"],
@@ -191,10 +191,10 @@ fn result_string_error_envelope_is_a_tool_result() {
         json!({
             "content": [{
                 "type": "text",
-                "text": "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full\nWait 250 ms, then repeat the same call unchanged.",
+                "text": r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true}"#,
             }, {
                 "type": "text",
-                "text": r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true}"#,
+                "text": "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full\nWait 250 ms, then repeat the same call unchanged.",
             }],
             "isError": true,
             "resultType": "complete",

@@ -98,11 +98,11 @@ fn complete(response: Result<CallToolResponse, ErrorData>) -> CallToolResult {
     }
 }
 
-/// The envelope's JSON: the second text block, after the text a model
+/// The envelope's JSON: the first text block, before the text a model
 /// reads.
 fn text(result: &CallToolResult) -> &str {
     assert_eq!(result.content.len(), 2);
-    &result.content[1].as_text().expect("a text block").text
+    &result.content[0].as_text().expect("a text block").text
 }
 
 #[test]
@@ -111,10 +111,10 @@ fn derived_error_is_a_tool_error_result() {
     assert_eq!(
         result.content,
         vec![
+            ContentBlock::text(MISSING_JSON),
             ContentBlock::text(
                 "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent; if none of these is meant, call list_tables.\nOBJECT_NOT_FOUND (MISSING): table EMPLOYES does not exist\nDid you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent; if none of these is meant, call list_tables."
             ),
-            ContentBlock::text(MISSING_JSON)
         ]
     );
     assert_eq!(result.is_error, Some(true));
@@ -191,7 +191,7 @@ fn generic_and_lifetime_parameterized_types() {
             key: 7_u8,
             table: &table,
         })
-        .content[0]
+        .content[1]
             .as_text()
             .unwrap()
             .text,
@@ -199,7 +199,7 @@ fn generic_and_lifetime_parameterized_types() {
     );
     assert_eq!(
         complete(err.into_call_tool_result()).content,
-        vec![ContentBlock::text(expected), ContentBlock::text(json)]
+        vec![ContentBlock::text(json), ContentBlock::text(expected)]
     );
     let result = CallToolResult::from(Lookup::Missing {
         key: "k",

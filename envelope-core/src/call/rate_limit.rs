@@ -213,6 +213,7 @@ impl Signals {
     /// The HTTP `RateLimit` and `RateLimit-Policy` fields (their first
     /// policy): `t` in seconds as the wait, `r` the calls left, `q` the
     /// limit. A field that does not parse says nothing.
+    #[cfg(feature = "http")]
     pub(crate) fn of_http_fields(limit: Option<&str>, policy: Option<&str>) -> Self {
         let limit = limit.map(first_item_params).unwrap_or_default();
         let policy = policy.map(first_item_params).unwrap_or_default();
@@ -251,7 +252,7 @@ impl Signals {
 /// The integer parameters of a structured-field list's first item
 /// (RFC 9651): `"default";r=0;t=2, "daily";r=5` gives `r = 0`, `t = 2`.
 /// Parameters that are not non-negative integers are skipped.
-#[cfg(feature = "host")]
+#[cfg(all(feature = "host", feature = "http"))]
 fn first_item_params(field: &str) -> Vec<(String, u64)> {
     let item = first_item(field);
     item.split(';')
@@ -266,7 +267,7 @@ fn first_item_params(field: &str) -> Vec<(String, u64)> {
 
 /// The text of a list's first item: up to the first comma outside a
 /// quoted string.
-#[cfg(feature = "host")]
+#[cfg(all(feature = "host", feature = "http"))]
 fn first_item(field: &str) -> &str {
     let mut quoted = false;
     let mut escaped = false;
@@ -318,7 +319,7 @@ mod tests {
         assert_eq!(Limited::new(0, 5).limit_field(), r#""default";r=0;t=0"#);
     }
 
-    #[cfg(feature = "host")]
+    #[cfg(all(feature = "host", feature = "http"))]
     #[test]
     fn the_host_reads_the_fields_back() {
         let signals = Signals::of_http_fields(

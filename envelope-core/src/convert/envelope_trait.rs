@@ -112,8 +112,8 @@ pub trait Envelope {
     /// The MCP `tools/call` result for the failed call, as JSON:
     ///
     /// ```json
-    /// {"content":[{"type":"text","text":"<the text a model reads>"},
-    ///             {"type":"text","text":"<envelope JSON>"}],
+    /// {"content":[{"type":"text","text":"<envelope JSON>"},
+    ///             {"type":"text","text":"<the text a model reads>"}],
     ///  "structuredContent":{<envelope>},
     ///  "isError":true,
     ///  "resultType":"complete"}
@@ -123,8 +123,9 @@ pub trait Envelope {
     /// failures the model can act on as results with `isError: true`
     /// rather than as JSON-RPC errors, and to repeat structured content as
     /// text for clients that only read `content`; both are done here. The
-    /// first text block is what a model reads (see
-    /// [`to_tool_result`](Envelope::to_tool_result)), the second the JSON.
+    /// first text block is the JSON, the second, last, what a model reads
+    /// (see [`to_tool_result`](Envelope::to_tool_result)): a host that
+    /// passes every block on shows the instruction after the facts.
     /// `isError` is the envelope's own flag. The 2026-07-28 schema requires
     /// `resultType` on every result (SEP-2322); a finished tool call is
     /// `"complete"`.

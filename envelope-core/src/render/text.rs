@@ -1,5 +1,5 @@
 //! The text a model reads: `ErrorEnvelope`'s `Display`, which is the
-//! content of a tool result and the first text block of an MCP result;
+//! content of a tool result and the last text block of an MCP result;
 //! the host's `model_text` writes the same text with its own decision in
 //! the lead.
 //!

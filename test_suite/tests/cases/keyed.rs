@@ -17,9 +17,10 @@ pub fn call(tool: &'static str, arguments: Value, key: Option<&str>) -> CallTool
     params
 }
 
-/// The result's first text block.
+/// The result's last text block: a success's only one, an error's text
+/// a model reads (after the envelope's JSON).
 pub fn text(result: &CallToolResult) -> String {
-    result.content[0].as_text().unwrap().text.clone()
+    result.content.last().unwrap().as_text().unwrap().text.clone()
 }
 
 /// Whether the result is a stored answer sent again.

@@ -16,7 +16,8 @@
 //! - `ErrorEnvelope`, and through the facade every derived type, is an
 //!   rmcp tool error (`IntoCallToolResult`): `Result<Json<T>, ErrorEnvelope>`
 //!   is a valid `#[tool]` return type. The error result carries the
-//!   envelope's compact JSON in one text block and no `structuredContent`,
+//!   envelope's compact JSON in a text block, then the text a model reads
+//!   in another, and no `structuredContent`,
 //!   which a declared `outputSchema` describes (MCP 2025-06-18,
 //!   "Structured Content").
 //! - `From<ErrorEnvelope> for CallToolResult` gives the full result, the
@@ -490,8 +491,8 @@ impl<S: Send + Sync + 'static> Router<S> {
         })
     }
 
-    /// The error result of `envelope`, answered already: one text block,
-    /// and the SEP-3313 object when the router adds it.
+    /// The error result of `envelope`, answered already: its JSON and text
+    /// blocks, and the SEP-3313 object when the router adds it.
     fn error_result(&self, envelope: &ErrorEnvelope) -> CallToolResult {
         let mut result = text_result(envelope);
         if self.tool_failure_meta {
@@ -555,7 +556,7 @@ pub enum UnknownTool {
 }
 
 /// `result` with the SEP-3313 tool-failure object in its `_meta`, when it
-/// is an error result whose first text block is an envelope (see
+/// is an error result with an envelope in a text block (see
 /// [`Router::with_tool_failure_meta`]); other `_meta` keys are kept.
 fn with_failure_meta(mut result: CallToolResult) -> CallToolResult {
     if result.is_error != Some(true) {
@@ -568,7 +569,7 @@ fn with_failure_meta(mut result: CallToolResult) -> CallToolResult {
 }
 
 /// The envelope of an error result of this crate: its JSON text block,
-/// which follows the text a model reads.
+/// which precedes the text a model reads.
 fn envelope_of(result: &CallToolResult) -> Option<ErrorEnvelope> {
     result
         .content
@@ -658,8 +659,8 @@ mod tests {
         let result = CallToolResult::from(busy());
         assert_eq!(result.is_error, Some(true));
         assert_eq!(result.content.len(), 2);
-        assert_eq!(result.content[0].as_text().unwrap().text, BUSY_TEXT);
-        assert_eq!(result.content[1].as_text().unwrap().text, BUSY_JSON);
+        assert_eq!(result.content[0].as_text().unwrap().text, BUSY_JSON);
+        assert_eq!(result.content[1].as_text().unwrap().text, BUSY_TEXT);
         assert_eq!(result.structured_content, Some(busy().to_json()));
         assert_eq!(result.meta, None);
         // rmcp's own wire form equals `to_mcp_result`, `resultType`
@@ -676,8 +677,8 @@ mod tests {
         };
         assert_eq!(result.is_error, Some(true));
         assert_eq!(result.content.len(), 2);
-        assert_eq!(result.content[0].as_text().unwrap().text, BUSY_TEXT);
-        assert_eq!(result.content[1].as_text().unwrap().text, BUSY_JSON);
+        assert_eq!(result.content[0].as_text().unwrap().text, BUSY_JSON);
+        assert_eq!(result.content[1].as_text().unwrap().text, BUSY_TEXT);
         assert_eq!(result.structured_content, None);
         assert_eq!(result.meta, None);
     }
