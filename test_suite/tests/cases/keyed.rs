@@ -20,7 +20,14 @@ pub fn call(tool: &'static str, arguments: Value, key: Option<&str>) -> CallTool
 /// The result's last text block: a success's only one, an error's text
 /// a model reads (after the envelope's JSON).
 pub fn text(result: &CallToolResult) -> String {
-    result.content.last().unwrap().as_text().unwrap().text.clone()
+    result
+        .content
+        .last()
+        .unwrap()
+        .as_text()
+        .unwrap()
+        .text
+        .clone()
 }
 
 /// Whether the result is a stored answer sent again.
