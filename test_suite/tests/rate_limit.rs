@@ -298,6 +298,27 @@ async fn a_peer_429_with_only_the_fields_is_read_from_them() {
             "details": {"limit": 100, "remaining": 0}
         })
     );
+    // On another status the fields describe the quota; `t` is no wait.
+    let unavailable = Response::builder()
+        .status(503)
+        .header("ratelimit-policy", "\"default\";q=100;w=3600")
+        .header("ratelimit", "\"default\";r=50;t=3600")
+        .body(Vec::new())
+        .unwrap();
+    let read = host::read_http_response(&unavailable).unwrap();
+    assert_eq!((read.retry_after_ms, read.details.len()), (None, 0));
+    // A field sent as two lines is one list: the exhausted policy of
+    // either line.
+    let two_lines = Response::builder()
+        .status(429)
+        .header("ratelimit", "\"burst\";r=3;t=1")
+        .header("ratelimit", "\"daily\";r=0;t=50")
+        .body(Vec::new())
+        .unwrap();
+    assert_eq!(
+        host::read_http_response(&two_lines).unwrap().retry_after_ms,
+        Some(50_000)
+    );
     // `Retry-After` wins over `t`.
     let both = Response::builder()
         .status(429)

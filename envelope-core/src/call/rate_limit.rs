@@ -90,7 +90,8 @@ pub struct Limited {
     /// limiter refused a call that asked for more than one unit.
     pub remaining: u64,
     /// The window the limit counts over, in milliseconds (`w`, in
-    /// seconds), when the limiter has one.
+    /// seconds, rounded up), when the limiter has one; `Some(0)` is read
+    /// as none.
     pub window_ms: Option<u64>,
 }
 
@@ -128,7 +129,7 @@ impl Limited {
     /// effect nothing, retryable.
     #[must_use]
     pub fn to_envelope(&self) -> ErrorEnvelope {
-        let per = match self.window_ms {
+        let per = match self.window() {
             Some(ms) if ms % 1000 == 0 => format!(" per {} s", ms / 1000),
             Some(ms) => format!(" per {ms} ms"),
             None => String::new(),
@@ -142,10 +143,15 @@ impl Limited {
         .with_retry_after_ms(self.retry_after_ms)
         .with_detail("limit", self.limit)
         .with_detail("remaining", self.remaining);
-        if let Some(window) = self.window_ms {
+        if let Some(window) = self.window() {
             envelope = envelope.with_detail("window_ms", window);
         }
         envelope
+    }
+
+    /// The window, unless it is zero.
+    fn window(&self) -> Option<u64> {
+        self.window_ms.filter(|window| *window > 0)
     }
 
     /// The `data` of the JSON-RPC error [`JSONRPC_RATE_LIMITED`], as
@@ -167,7 +173,7 @@ impl Limited {
     /// with `;w=` and the window in seconds (rounded up) when there is one.
     #[must_use]
     pub fn policy_field(&self) -> String {
-        match self.window_ms {
+        match self.window() {
             Some(window) => format!("\"{POLICY}\";q={};w={}", self.limit, window.div_ceil(1000)),
             None => format!("\"{POLICY}\";q={}", self.limit),
         }
@@ -197,36 +203,48 @@ pub(crate) struct Signals {
 
 #[cfg(feature = "host")]
 impl Signals {
-    /// The members of a `-32023` error's `data` (a float wait rounded up,
-    /// as every wait the host reads).
+    /// The members of a `-32023` error's `data`: each a JSON number, a
+    /// float rounded up (as every wait the host reads), anything else
+    /// ignored.
     pub(crate) fn of_jsonrpc_data(data: &Value) -> Self {
-        let count = |key: &str| data.get(key).and_then(Value::as_u64);
+        let number = |key: &str| data.get(key).and_then(crate::model::lenient::millis);
         Signals {
-            retry_after_ms: data
-                .get("retryAfterMs")
-                .and_then(crate::model::lenient::millis),
-            limit: count("limit"),
-            remaining: count("remaining"),
+            retry_after_ms: number("retryAfterMs"),
+            limit: number("limit"),
+            remaining: number("remaining"),
         }
     }
 
-    /// The HTTP `RateLimit` and `RateLimit-Policy` fields (their first
-    /// policy): `t` in seconds as the wait, `r` the calls left, `q` the
-    /// limit. A field that does not parse says nothing.
+    /// The HTTP `RateLimit` and `RateLimit-Policy` fields of a `429`,
+    /// each the field's lines joined by commas (RFC 9110, section 5.3).
+    /// The policy the server ran out of is the `RateLimit` item with `r=0`
+    /// and the longest `t`: its `t` (seconds) is the wait, its `r` the
+    /// calls left, and the `q` of the `RateLimit-Policy` item of the same
+    /// name the limit. With no item at `r=0`, the first item's `r` and its
+    /// policy's `q`, and no wait (its `t` is when the quota resets, not
+    /// when a call is admitted). Items and parameters that do not parse
+    /// are skipped.
     #[cfg(feature = "http")]
     pub(crate) fn of_http_fields(limit: Option<&str>, policy: Option<&str>) -> Self {
-        let limit = limit.map(first_item_params).unwrap_or_default();
-        let policy = policy.map(first_item_params).unwrap_or_default();
-        let param = |params: &[(String, u64)], key: &str| {
-            params
-                .iter()
-                .find(|(name, _)| name == key)
-                .map(|(_, value)| *value)
+        let limits = limit.map(items).unwrap_or_default();
+        let policies = policy.map(items).unwrap_or_default();
+        let exhausted = limits
+            .iter()
+            .filter(|item| item.param("r") == Some(0))
+            .max_by_key(|item| item.param("t").unwrap_or(0));
+        let Some(state) = exhausted.or(limits.first()) else {
+            return Signals::default();
         };
+        let limit = policies
+            .iter()
+            .find(|item| item.name == state.name)
+            .and_then(|item| item.param("q"));
         Signals {
-            retry_after_ms: param(&limit, "t").map(|seconds| seconds.saturating_mul(1000)),
-            limit: param(&policy, "q"),
-            remaining: param(&limit, "r"),
+            retry_after_ms: exhausted
+                .and_then(|item| item.param("t"))
+                .map(|seconds| seconds.saturating_mul(1000)),
+            limit,
+            remaining: state.param("r"),
         }
     }
 
@@ -249,38 +267,75 @@ impl Signals {
     }
 }
 
-/// The integer parameters of a structured-field list's first item
-/// (RFC 9651): `"default";r=0;t=2, "daily";r=5` gives `r = 0`, `t = 2`.
-/// Parameters that are not non-negative integers are skipped.
+/// One item of a structured-field list (RFC 9651): its name (a string's
+/// contents, or a token) and its non-negative integer parameters, a later
+/// duplicate replacing an earlier one.
 #[cfg(all(feature = "host", feature = "http"))]
-fn first_item_params(field: &str) -> Vec<(String, u64)> {
-    let item = first_item(field);
-    item.split(';')
-        .skip(1)
-        .filter_map(|param| {
-            let (key, value) = param.split_once('=')?;
-            let value = value.trim().parse::<u64>().ok()?;
-            Some((key.trim().to_ascii_lowercase(), value))
-        })
-        .collect()
+#[derive(Debug, Default)]
+struct Item {
+    name: String,
+    params: Vec<(String, u64)>,
 }
 
-/// The text of a list's first item: up to the first comma outside a
-/// quoted string.
 #[cfg(all(feature = "host", feature = "http"))]
-fn first_item(field: &str) -> &str {
-    let mut quoted = false;
-    let mut escaped = false;
+impl Item {
+    fn param(&self, key: &str) -> Option<u64> {
+        self.params
+            .iter()
+            .rev()
+            .find(|(name, _)| name == key)
+            .map(|(_, value)| *value)
+    }
+}
+
+/// The items of a list field: split at the commas and semicolons outside
+/// quoted strings (`\"` escapes a quote inside one). Parameter names are
+/// read case-insensitively; a value that is not a non-negative integer,
+/// and a member that is not `key=value`, is skipped.
+#[cfg(all(feature = "host", feature = "http"))]
+fn items(field: &str) -> Vec<Item> {
+    let mut items = Vec::new();
+    for member in split_outside_quotes(field, ',') {
+        let mut parts = split_outside_quotes(member, ';').into_iter();
+        let name = parts.next().unwrap_or_default().trim();
+        let name = name
+            .strip_prefix('"')
+            .and_then(|name| name.strip_suffix('"'))
+            .map_or_else(
+                || name.to_owned(),
+                |name| name.replace("\\\"", "\"").replace("\\\\", "\\"),
+            );
+        let params = parts
+            .filter_map(|param| {
+                let (key, value) = param.split_once('=')?;
+                let value = value.trim().parse::<u64>().ok()?;
+                Some((key.trim().to_ascii_lowercase(), value))
+            })
+            .collect();
+        items.push(Item { name, params });
+    }
+    items
+}
+
+/// `field` cut at each `separator` outside a quoted string.
+#[cfg(all(feature = "host", feature = "http"))]
+fn split_outside_quotes(field: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut quoted, mut escaped, mut from) = (false, false, 0);
     for (at, c) in field.char_indices() {
         match c {
             _ if escaped => escaped = false,
             '\\' if quoted => escaped = true,
             '"' => quoted = !quoted,
-            ',' if !quoted => return &field[..at],
+            _ if c == separator && !quoted => {
+                parts.push(&field[from..at]);
+                from = at + c.len_utf8();
+            }
             _ => {}
         }
     }
-    field
+    parts.push(&field[from..]);
+    parts
 }
 
 #[cfg(test)]
@@ -317,35 +372,69 @@ mod tests {
         assert_eq!(one.policy_field(), r#""default";q=1;w=2"#);
         assert_eq!(Limited::new(0, 5).policy_field(), r#""default";q=5"#);
         assert_eq!(Limited::new(0, 5).limit_field(), r#""default";r=0;t=0"#);
+        let zero = Limited::new(0, 5).with_window_ms(0);
+        assert_eq!(zero.policy_field(), r#""default";q=5"#);
+        assert_eq!(
+            zero.to_envelope().message,
+            "the rate limit of 5 calls was reached"
+        );
+        assert!(!zero.to_envelope().details.contains_key("window_ms"));
     }
 
     #[cfg(all(feature = "host", feature = "http"))]
     #[test]
     fn the_host_reads_the_fields_back() {
-        let signals = Signals::of_http_fields(
-            Some(r#""a,b";r=3;t=7, "daily";r=9;t=100"#),
-            Some(r#""a,b";q=10;w=60;qu="request""#),
+        let read = |limit: &str, policy: &str| Signals::of_http_fields(Some(limit), Some(policy));
+        let signals = |wait: Option<u64>, limit: Option<u64>, remaining: Option<u64>| Signals {
+            retry_after_ms: wait,
+            limit,
+            remaining,
+        };
+        // The exhausted policy, by name, whatever the order.
+        assert_eq!(
+            read(
+                r#""burst";r=5;t=1, "daily";r=0;t=3600"#,
+                r#""burst";q=10;w=1, "daily";q=1000;w=86400"#
+            ),
+            signals(Some(3_600_000), Some(1000), Some(0))
+        );
+        // Of two exhausted, the longer wait.
+        assert_eq!(
+            read(r#""a";r=0;t=5, "b";r=0;t=50"#, r#""b";q=2"#),
+            signals(Some(50_000), Some(2), Some(0))
+        );
+        // None exhausted: no wait (`t` is when the quota resets).
+        assert_eq!(
+            read(
+                r#""a,b";r=3;t=7, "daily";r=9;t=100"#,
+                r#""a,b";q=10;w=60;qu="request""#
+            ),
+            signals(None, Some(10), Some(3))
+        );
+        // Separators and escaped quotes inside strings; the last duplicate
+        // wins; names are case-sensitive, parameters are not.
+        assert_eq!(
+            read(
+                r#""a;t=9;\"b";note="x;t=99,y";R=0;t=1;t=2"#,
+                r#""a;t=9;\"b";q=4"#
+            ),
+            signals(Some(2000), Some(4), Some(0))
         );
         assert_eq!(
-            signals,
-            Signals {
-                retry_after_ms: Some(7000),
-                limit: Some(10),
-                remaining: Some(3)
-            }
+            read(r#""A";r=0;t=1"#, r#""a";q=4"#),
+            signals(Some(1000), None, Some(0))
         );
+        // Nothing that parses says nothing.
+        assert_eq!(read("garbage", ""), signals(None, None, None));
+        assert_eq!(read("", ""), signals(None, None, None));
         assert_eq!(
-            Signals::of_http_fields(Some("garbage"), None),
-            Signals::default()
+            read(r#""d";r=-1;t=1.5"#, r#""d";q=x"#),
+            signals(None, None, None)
         );
-        let data = serde_json::json!({"retryAfterMs": 1000.5, "limit": 60, "remaining": "x"});
+        let data = serde_json::json!({"retryAfterMs": 1000.5, "limit": 60.0, "remaining": "x"});
         assert_eq!(
             Signals::of_jsonrpc_data(&data),
-            Signals {
-                retry_after_ms: Some(1001),
-                limit: Some(60),
-                remaining: None
-            }
+            signals(Some(1001), Some(60), None)
         );
     }
 }

@@ -95,11 +95,14 @@ const PROBLEM_MEMBERS: [&str; 8] = [
 ];
 
 /// [`read_http`] for an `http::Response` (features `host` and `http`),
-/// which also reads the rate-limit fields of the IETF draft SEP-3304
-/// points to ([`crate::rate_limit`]): without a wait in the body or in
-/// `Retry-After`, `RateLimit`'s `t` (seconds) is the wait; its `r` is
-/// `details.remaining` and `RateLimit-Policy`'s `q` is `details.limit`,
-/// unless the body gave them.
+/// which on a `429` also reads the rate-limit fields of the IETF draft
+/// SEP-3304 points to ([`crate::rate_limit`]): the policy that ran out
+/// is the `RateLimit` item with `r=0` (the longest `t` of several), and
+/// without a wait in the body or in `Retry-After` its `t` (seconds) is
+/// the wait; its `r` is `details.remaining` and the `q` of the
+/// `RateLimit-Policy` item of the same name `details.limit`, unless the
+/// body gave them. On other statuses the fields only describe the quota
+/// and are not read.
 #[cfg(feature = "http")]
 #[must_use]
 pub fn read_http_response<B: AsRef<[u8]>>(response: &http::Response<B>) -> Option<ErrorEnvelope> {
@@ -115,7 +118,21 @@ pub fn read_http_response<B: AsRef<[u8]>>(response: &http::Response<B>) -> Optio
         header("retry-after"),
         response.body().as_ref(),
     )?;
-    let signals = Signals::of_http_fields(header("ratelimit"), header("ratelimit-policy"));
+    if response.status() != http::StatusCode::TOO_MANY_REQUESTS {
+        return Some(envelope);
+    }
+    // A list field's lines are one list (RFC 9110, section 5.3).
+    let list = |name: &str| {
+        let lines: Vec<&str> = response
+            .headers()
+            .get_all(name)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .collect();
+        (!lines.is_empty()).then(|| lines.join(", "))
+    };
+    let (limit, policy) = (list("ratelimit"), list("ratelimit-policy"));
+    let signals = Signals::of_http_fields(limit.as_deref(), policy.as_deref());
     Some(signals.apply(envelope))
 }
 

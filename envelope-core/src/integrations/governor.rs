@@ -35,7 +35,8 @@
 //! // Another tool has a budget of its own.
 //! assert!(per_tool.check("get_note", None).is_ok());
 //!
-//! // Per principal: a keyed limiter of its own, asked in a closure.
+//! // Per principal: a keyed limiter of its own, asked in a closure (every
+//! // call without a principal shares the budget of the key "").
 //! let per_client = governor::RateLimiter::keyed(two);
 //! let limiter = move |_tool: &str, principal: Option<&str>| {
 //!     envelope::governor::check_key(&per_client, &principal.unwrap_or_default().to_owned())

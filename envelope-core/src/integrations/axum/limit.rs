@@ -69,11 +69,18 @@ impl RateLimit {
 }
 
 /// The middleware of rate-limited routes, for
-/// `axum::middleware::from_fn_with_state(limit, rate_limited)`: each
-/// request is put to the limiter with its operation, the method and
-/// matched route (`"POST /notes"`; the path as sent when the middleware
-/// runs before routing, under `Router::layer`: prefer `route_layer`), and
-/// its principal ([`RateLimit::with_principal`]).
+/// `axum::middleware::from_fn_with_state(limit, rate_limited)` on the
+/// routes, added before
+/// [`RouterExt::answer_failures`](super::RouterExt::answer_failures) so
+/// that its refusals are answered as every failure (correlation id, log
+/// line). Each request is put to the limiter with its operation, the
+/// method and matched route (`"POST /notes/{id}"`), and its principal
+/// ([`RateLimit::with_principal`]; a limiter keyed by principal that puts
+/// every request without one under the same key gives them one budget to
+/// share). Under `route_layer` only requests that match a route are
+/// limited; under `Router::layer` a request that matches none is limited
+/// by its path as sent, so a limiter keyed by operation grows a key per
+/// unknown path (governor's `retain_recent` prunes them).
 ///
 /// A refused request never reaches the handler. It is answered `429 Too
 /// Many Requests` with the problem details of a `RATE_LIMITED` envelope
@@ -85,9 +92,7 @@ impl RateLimit {
 /// | `RateLimit-Policy` ([`RATELIMIT_POLICY`]) | `"default";q=60;w=60`: the limit and its window in seconds |
 /// | `RateLimit` ([`RATELIMIT`]) | `"default";r=0;t=2`: the requests left and the wait in seconds |
 ///
-/// (draft-ietf-httpapi-ratelimit-headers-09.) Under
-/// [`RouterExt::answer_failures`](super::RouterExt::answer_failures) the
-/// refusal gets the request's correlation id and log line as any failure.
+/// (draft-ietf-httpapi-ratelimit-headers-09.)
 pub async fn rate_limited(State(limit): State<RateLimit>, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
     let route = parts
