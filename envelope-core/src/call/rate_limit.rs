@@ -26,6 +26,9 @@
 //! with the `governor` feature, a `governor::RateLimiter` (see
 //! `envelope::governor`).
 
+use std::fmt;
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 
 use crate::model::class::ErrorClass;
@@ -74,6 +77,70 @@ where
 {
     fn check(&self, operation: &str, principal: Option<&str>) -> Result<(), Limited> {
         self(operation, principal)
+    }
+}
+
+/// The [`RateLimiter`] a transport asks before each call, and who made
+/// the call: `R` is the transport's request (`envelope::rmcp::RateLimit`
+/// and `envelope::axum::RateLimit` name it), from which
+/// [`with_principal`](RateLimit::with_principal) names the caller.
+pub struct RateLimit<R> {
+    limiter: Arc<dyn RateLimiter>,
+    principal: Option<Arc<Principal<R>>>,
+}
+
+/// Who made a call, named from the transport's request `R`.
+type Principal<R> = dyn Fn(&R) -> Option<String> + Send + Sync;
+
+impl<R> Clone for RateLimit<R> {
+    fn clone(&self) -> Self {
+        RateLimit {
+            limiter: Arc::clone(&self.limiter),
+            principal: self.principal.clone(),
+        }
+    }
+}
+
+impl<R> fmt::Debug for RateLimit<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RateLimit")
+            .field("principal", &self.principal.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<R> RateLimit<R> {
+    /// Asks `limiter` about each call, by operation; no principal.
+    #[must_use]
+    pub fn new(limiter: impl RateLimiter + 'static) -> Self {
+        RateLimit {
+            limiter: Arc::new(limiter),
+            principal: None,
+        }
+    }
+
+    /// Names who made each call for the limiter, from the request (its
+    /// headers, or the extensions the transport's authentication filled),
+    /// so a limiter can keep a budget per client. A limiter keyed by
+    /// principal that puts every call without one under the same key
+    /// gives them one budget to share.
+    #[must_use]
+    pub fn with_principal(
+        mut self,
+        principal: impl Fn(&R) -> Option<String> + Send + Sync + 'static,
+    ) -> Self {
+        self.principal = Some(Arc::new(principal));
+        self
+    }
+
+    /// The limiter's answer for a call of `operation` made by `request`.
+    #[cfg(any(feature = "rmcp", feature = "axum"))]
+    pub(crate) fn check(&self, operation: &str, request: &R) -> Result<(), Limited> {
+        let principal = self
+            .principal
+            .as_ref()
+            .and_then(|principal| principal(request));
+        self.limiter.check(operation, principal.as_deref())
     }
 }
 
@@ -267,9 +334,10 @@ impl Signals {
     }
 }
 
-/// One item of a structured-field list (RFC 9651): its name (a string's
-/// contents, or a token) and its non-negative integer parameters, a later
-/// duplicate replacing an earlier one.
+/// One item of a structured-field list (RFC 9651): its name (a string
+/// without its quotes, escapes kept: only compared with the other
+/// field's names, written the same way; or a token) and its non-negative
+/// integer parameters, a later duplicate replacing an earlier one.
 #[cfg(all(feature = "host", feature = "http"))]
 #[derive(Debug, Default)]
 struct Item {
@@ -301,10 +369,8 @@ fn items(field: &str) -> Vec<Item> {
         let name = name
             .strip_prefix('"')
             .and_then(|name| name.strip_suffix('"'))
-            .map_or_else(
-                || name.to_owned(),
-                |name| name.replace("\\\"", "\"").replace("\\\\", "\\"),
-            );
+            .unwrap_or(name)
+            .to_owned();
         let params = parts
             .filter_map(|param| {
                 let (key, value) = param.split_once('=')?;

@@ -2,9 +2,6 @@
 //! of MCP's draft SEP-3304: `429` with the IETF draft's `RateLimit`
 //! fields; the rules are [`crate::rate_limit`]'s).
 
-use std::fmt;
-use std::sync::Arc;
-
 use axum::extract::{MatchedPath, Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
@@ -12,8 +9,7 @@ use http::header::{HeaderName, HeaderValue};
 use http::request::Parts;
 use http::StatusCode;
 
-use super::keyed::HttpPrincipal;
-use crate::call::rate_limit::{Limited, RateLimiter};
+use crate::call::rate_limit::Limited;
 
 /// The response header of the quota policy (`"default";q=60;w=60`).
 pub const RATELIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-policy");
@@ -21,8 +17,9 @@ pub const RATELIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-poli
 /// The response header of the limit's current state (`"default";r=0;t=2`).
 pub const RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
 
-/// The state of the [`rate_limited`] middleware: the [`RateLimiter`] and
-/// who made a request.
+/// The state of the [`rate_limited`] middleware: the
+/// [`RateLimiter`](crate::rate_limit::RateLimiter), asked by method and
+/// route, and who made a request (named from its `http::request::Parts`).
 ///
 /// ```text
 /// use envelope::axum::{RateLimit, rate_limited};
@@ -34,39 +31,7 @@ pub const RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
 ///     .route_layer(axum::middleware::from_fn_with_state(limit, rate_limited))
 ///     .answer_failures();
 /// ```
-#[derive(Clone)]
-pub struct RateLimit {
-    limiter: Arc<dyn RateLimiter>,
-    principal: Option<Arc<HttpPrincipal>>,
-}
-
-impl fmt::Debug for RateLimit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RateLimit")
-            .field("principal", &self.principal.is_some())
-            .finish_non_exhaustive()
-    }
-}
-
-impl RateLimit {
-    /// Asks `limiter` about each request, by method and route; no
-    /// principal.
-    #[must_use]
-    pub fn new(limiter: impl RateLimiter + 'static) -> Self {
-        RateLimit {
-            limiter: Arc::new(limiter),
-            principal: None,
-        }
-    }
-
-    /// Names who made each request for the limiter (from its headers or
-    /// extensions), so a limiter can keep a budget per client.
-    #[must_use]
-    pub fn with_principal(mut self, principal: impl Fn(&Parts) -> Option<String> + Send + Sync + 'static) -> Self {
-        self.principal = Some(Arc::new(principal));
-        self
-    }
-}
+pub type RateLimit = crate::call::rate_limit::RateLimit<Parts>;
 
 /// The middleware of rate-limited routes, for
 /// `axum::middleware::from_fn_with_state(limit, rate_limited)` on the
@@ -75,9 +40,7 @@ impl RateLimit {
 /// that its refusals are answered as every failure (correlation id, log
 /// line). Each request is put to the limiter with its operation, the
 /// method and matched route (`"POST /notes/{id}"`), and its principal
-/// ([`RateLimit::with_principal`]; a limiter keyed by principal that puts
-/// every request without one under the same key gives them one budget to
-/// share). Under `route_layer` only requests that match a route are
+/// ([`RateLimit::with_principal`](crate::rate_limit::RateLimit::with_principal)). Under `route_layer` only requests that match a route are
 /// limited; under `Router::layer` a request that matches none is limited
 /// by its path as sent, so a limiter keyed by operation grows a key per
 /// unknown path (governor's `retain_recent` prunes them).
@@ -100,8 +63,7 @@ pub async fn rate_limited(State(limit): State<RateLimit>, request: Request, next
         .get::<MatchedPath>()
         .map_or_else(|| parts.uri.path(), MatchedPath::as_str);
     let operation = format!("{} {route}", parts.method);
-    let principal = limit.principal.as_ref().and_then(|principal| principal(&parts));
-    match limit.limiter.check(&operation, principal.as_deref()) {
+    match limit.check(&operation, &parts) {
         Ok(()) => next.run(Request::from_parts(parts, body)).await,
         Err(limited) => refusal(&limited),
     }

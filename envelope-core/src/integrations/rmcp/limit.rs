@@ -1,23 +1,20 @@
 //! A rate limit in front of a [`Router`](super::Router)'s tools (MCP draft
 //! SEP-3304; the rules are [`crate::rate_limit`]'s).
 
-use std::fmt;
-use std::sync::Arc;
-
 use ::rmcp::ErrorData;
 use ::rmcp::model::ErrorCode;
 use ::rmcp::service::{RequestContext, RoleServer};
 
-use super::keyed::Principal;
-use crate::call::rate_limit::{JSONRPC_RATE_LIMITED, Limited, RateLimiter};
+use crate::call::rate_limit::{JSONRPC_RATE_LIMITED, Limited};
 use crate::model::class::ErrorClass;
 use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
 use crate::model::variant_spec::VariantSpec;
 
-/// The [`RateLimiter`] a [`Router`](super::Router) asks before each call of
-/// one of its tools, and who made the call. Set with
-/// [`Router::with_rate_limit`](super::Router::with_rate_limit):
+/// The [`RateLimiter`](crate::rate_limit::RateLimiter) a
+/// [`Router`](super::Router) asks before each call of one of its tools,
+/// by tool name, and who made the call (named from the rmcp request). Set
+/// with [`Router::with_rate_limit`](super::Router::with_rate_limit):
 ///
 /// ```text
 /// use std::num::NonZeroU32;
@@ -33,48 +30,7 @@ use crate::model::variant_spec::VariantSpec;
 /// client gets the JSON-RPC error `-32023` with `data` `{"retryAfterMs",
 /// "limit", "remaining"}`, and the router logs it as the call's failure
 /// (`RATE_LIMITED`, code `RATE_LIMITED`).
-#[derive(Clone)]
-pub struct RateLimit {
-    limiter: Arc<dyn RateLimiter>,
-    principal: Option<Arc<Principal>>,
-}
-
-impl fmt::Debug for RateLimit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RateLimit")
-            .field("principal", &self.principal.is_some())
-            .finish_non_exhaustive()
-    }
-}
-
-impl RateLimit {
-    /// Asks `limiter` about each call, by tool name; no principal.
-    #[must_use]
-    pub fn new(limiter: impl RateLimiter + 'static) -> Self {
-        RateLimit {
-            limiter: Arc::new(limiter),
-            principal: None,
-        }
-    }
-
-    /// Names who made each call for the limiter (from the request: its
-    /// extensions hold what the transport's authentication put there), so
-    /// a limiter can keep a budget per client.
-    #[must_use]
-    pub fn with_principal(
-        mut self,
-        principal: impl Fn(&RequestContext<RoleServer>) -> Option<String> + Send + Sync + 'static,
-    ) -> Self {
-        self.principal = Some(Arc::new(principal));
-        self
-    }
-
-    /// The limiter's answer for a call of `tool`.
-    pub(super) fn check(&self, tool: &str, request: &RequestContext<RoleServer>) -> Result<(), Limited> {
-        let principal = self.principal.as_ref().and_then(|principal| principal(request));
-        self.limiter.check(tool, principal.as_deref())
-    }
-}
+pub type RateLimit = crate::call::rate_limit::RateLimit<RequestContext<RoleServer>>;
 
 /// The failure every tool of a rate-limited router can get, for its
 /// declared contract.
