@@ -319,7 +319,8 @@ fn the_next_move_rules() {
     assert_eq!(
         host::next_move(&precondition, CallBehaviour::default(), 1),
         NextMove::CallTool {
-            tool: "open_session".into()
+            tool: "open_session".into(),
+            arguments: None,
         }
     );
     let user = ErrorEnvelope::new(ErrorClass::InteractionRequired, "approve the transfer");
@@ -338,6 +339,37 @@ fn the_next_move_rules() {
     assert_eq!(
         host::model_text(&timeout, &NextMove::Stop),
         "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: the export timed out\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
+    );
+    // With a tool to check with, and the arguments the server took for it
+    // from the call: the move carries both, and the text names them.
+    let checked = timeout
+        .clone()
+        .with_suggested_tool("list_exports")
+        .with_detail("suggested_arguments", json!({"folder": "q3"}));
+    let next = host::next_move(&checked, CallBehaviour::default(), 1);
+    assert_eq!(
+        next,
+        NextMove::CallTool {
+            tool: "list_exports".into(),
+            arguments: Some(json!({"folder": "q3"})),
+        }
+    );
+    let lead = r#"Do not repeat this call: it may already have taken effect. Call list_exports with {"folder":"q3"} now to check whether it did."#;
+    assert_eq!(
+        host::model_text(&checked, &next),
+        format!(
+            "{}\n{lead}\nTIMEOUT: the export timed out\n{lead}",
+            checked.to_json_string()
+        )
+    );
+    // Arguments that are not an object are not a call's.
+    let odd = checked.with_detail("suggested_arguments", "q3");
+    assert_eq!(
+        host::next_move(&odd, CallBehaviour::default(), 1),
+        NextMove::CallTool {
+            tool: "list_exports".into(),
+            arguments: None,
+        }
     );
     // The same of a read, of an idempotent write: repeat, with backoff, at
     // most three times.

@@ -134,7 +134,7 @@ pub async fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>>
                     // table it named.
                     arguments.insert("table".into(), Value::from(names[0].clone()));
                 }
-                NextMove::CallTool { tool } => {
+                NextMove::CallTool { tool, .. } => {
                     writeln!(out, "host: the model calls {tool} next")?;
                     break;
                 }

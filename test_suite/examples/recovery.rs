@@ -12,11 +12,11 @@
 //!
 //! - `json`: the envelope as an MCP tool result carries it (read back from
 //!   `structuredContent`, else from its text block), `to_json_string()`;
-//! - `text`: the text a model reads, `to_tool_result`'s content (the
-//!   envelope's `Display`, which is also the MCP result's first text
-//!   block);
+//! - `text`: the envelope's `Display` alone, the MCP result's last text
+//!   block (the instruction without the JSON before it);
 //! - `mcp_text`: every text block of the `CallToolResult` the client
-//!   received, joined by newlines: what a host passes the model;
+//!   received, joined by newlines: what a host passes the model, and the
+//!   same text as `to_tool_result`'s content (checked);
 //! - `sep3313`: the draft SEP-3313 object
 //!   (`_meta["io.modelcontextprotocol/toolFailure"]`) alone, compact JSON
 //!   (empty when the result has none);
@@ -1193,11 +1193,16 @@ async fn main() {
         let next = host::next_move(&read, behaviour, 1);
         let model_text = host::model_text(&read, &next);
 
+        assert_eq!(
+            envelope.to_tool_result("call").content,
+            mcp_text,
+            "scenario {id}: a tool result's content is what an MCP host passes on"
+        );
         out.push(json!({
             "id": id,
             "renderings": {
                 "json": envelope.to_json_string(),
-                "text": envelope.to_tool_result("call").content,
+                "text": envelope.to_string(),
                 "mcp_text": mcp_text,
                 "sep3313": sep3313,
                 "model_text": model_text,

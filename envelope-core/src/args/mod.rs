@@ -68,6 +68,7 @@
 
 mod correct;
 pub(crate) mod from_serde;
+pub(crate) mod next_call;
 
 #[cfg(feature = "jsonschema")]
 mod from_schema;

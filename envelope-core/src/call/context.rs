@@ -6,6 +6,8 @@ use std::error::Error;
 use std::fmt;
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use super::CallBehaviour;
 use crate::convert::envelope_trait::Envelope;
 use crate::model::class::ErrorClass;
@@ -13,6 +15,9 @@ use crate::model::envelope::{ErrorEnvelope, correlation_id};
 
 /// A check for a cancellation the client may have sent.
 type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
+
+/// A tool's input schema by name.
+type InputSchemas = Arc<dyn Fn(&str) -> Option<Value> + Send + Sync>;
 
 /// One tool call (an MCP `tools/call`, a function call in a chat loop, an
 /// HTTP request), created once when the call starts. Every error of the
@@ -22,10 +27,16 @@ type Cancelled = Arc<dyn Fn() -> bool + Send + Sync>;
 /// 1. a call the client cancelled answers `CANCELLED` (code `CANCELLED`),
 ///    whatever the interrupted code returned;
 /// 2. the call's [`CallBehaviour`] is applied through the retry rule;
-/// 3. the correlation id is set, unless the error carried its own;
-/// 4. with the `tracing` feature, one operator log line
+/// 3. given the call's arguments ([`CallContext::with_arguments`]), the
+///    next call is computed where the failure says what to change: a near
+///    miss of a value sent (`details.corrected_arguments`), the arguments
+///    of the tool the text tells the model to call, from the tools' input
+///    schemas ([`CallContext::with_input_schemas`];
+///    `details.suggested_arguments`);
+/// 4. the correlation id is set, unless the error carried its own;
+/// 5. with the `tracing` feature, one operator log line
 ///    (`log::record`), inside the call's span;
-/// 5. the envelope is returned, for the transport to render (rmcp's
+/// 6. the envelope is returned, for the transport to render (rmcp's
 ///    `CallToolResult`, problem details).
 ///
 /// The transports do this for every failure of a call they route: rmcp's
@@ -67,6 +78,8 @@ pub struct CallContext {
     correlation_id: String,
     behaviour: CallBehaviour,
     cancelled: Option<Cancelled>,
+    arguments: Option<Value>,
+    input_schemas: Option<InputSchemas>,
     /// What carries the call, for its span's conventions.
     #[cfg(feature = "tracing")]
     transport: super::span::Transport,
@@ -101,6 +114,8 @@ impl CallContext {
             correlation_id,
             behaviour: CallBehaviour::default(),
             cancelled: None,
+            arguments: None,
+            input_schemas: None,
             #[cfg(feature = "tracing")]
             transport: super::span::Transport::Tool,
             #[cfg(feature = "tracing")]
@@ -183,6 +198,30 @@ impl CallContext {
         cancelled: impl Fn() -> bool + Send + Sync + 'static,
     ) -> Self {
         self.cancelled = Some(Arc::new(cancelled));
+        self
+    }
+
+    /// Sets the arguments the call was made with (a JSON object), from
+    /// which a failure's next call is computed (step 3 above): a value
+    /// the failure names a near miss of, replaced by it, and the arguments
+    /// of the tool the failure suggests. Cloned on a failure only.
+    #[must_use]
+    pub fn with_arguments(mut self, arguments: Value) -> Self {
+        self.arguments = Some(arguments);
+        self
+    }
+
+    /// Sets the lookup of a tool's input schema (its MCP `inputSchema`, a
+    /// JSON Schema of an object) by name: a failure that tells the model to
+    /// call another tool gets the arguments of this call that the tool's
+    /// schema lists, when they include every one it requires (see
+    /// [`CallContext::with_arguments`]). Asked on a failure only.
+    #[must_use]
+    pub fn with_input_schemas(
+        mut self,
+        input_schemas: impl Fn(&str) -> Option<Value> + Send + Sync + 'static,
+    ) -> Self {
+        self.input_schemas = Some(Arc::new(input_schemas));
         self
     }
 
@@ -283,6 +322,11 @@ impl CallContext {
                 .any(|step| step == crate::call::behaviour::KEY_STEP)
         {
             steps.insert(0, String::from(crate::call::behaviour::KEY_STEP));
+        }
+        if let Some(arguments) = &self.arguments {
+            let none = |_: &str| None;
+            let input_schemas = self.input_schemas.as_deref().unwrap_or(&none);
+            envelope = crate::args::next_call::complete(envelope, arguments, input_schemas);
         }
         if envelope.correlation_id.is_none() {
             envelope = envelope.with_correlation_id(&self.correlation_id);

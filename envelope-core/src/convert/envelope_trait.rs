@@ -86,19 +86,27 @@ pub trait Envelope {
     }
 
     /// The LLM tool result for the tool call `tool_call_id`, in the shape of
-    /// `multi-llm`'s `ToolResult`: `content` is the text a model reads (the
-    /// envelope's `Display`: what to do first, then the class, message and
-    /// the rest, one per line), `is_error` the envelope's flag,
-    /// `error_category` its category (the class's default when it has
-    /// none). The recovery benchmark (`scripts/recovery/`) measured this
-    /// text against the envelope's JSON with a real model; the JSON is
+    /// `multi-llm`'s `ToolResult`: `content` is what a model reads, the
+    /// same as the text blocks of [`to_mcp_result`](Envelope::to_mcp_result)
+    /// joined by a newline: the envelope's compact JSON on the first line,
+    /// then its `Display` (what to do first, then the class, message and
+    /// the rest, one per line, and what to do again, last). `is_error` is
+    /// the envelope's flag, `error_category` its category (the class's
+    /// default when it has none). The recovery benchmark
+    /// (`scripts/recovery/`, `BENCHMARKS.md`) measured this content against
+    /// the JSON alone and the text alone with real models; the JSON alone,
+    /// the seed's form, is
     /// [`to_tool_result_json`](Envelope::to_tool_result_json).
     ///
     /// Takes the id as `&str`, not `impl Into<String>`, so the method can
     /// be called on a trait object.
     fn to_tool_result(&self, tool_call_id: &str) -> ToolResult {
         let envelope = self.to_envelope();
-        ToolResult::failure(tool_call_id, &envelope, envelope.to_string())
+        ToolResult::failure(
+            tool_call_id,
+            &envelope,
+            crate::render::text::joined(&envelope),
+        )
     }
 
     /// Like [`to_tool_result`](Envelope::to_tool_result), but `content` is
@@ -185,7 +193,7 @@ impl Envelope for ErrorEnvelope {
     }
 
     fn to_tool_result(&self, tool_call_id: &str) -> ToolResult {
-        ToolResult::failure(tool_call_id, self, self.to_string())
+        ToolResult::failure(tool_call_id, self, crate::render::text::joined(self))
     }
 
     fn to_tool_result_json(&self, tool_call_id: &str) -> ToolResult {

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::call::CallBehaviour;
-use crate::model::argument_error::ArgumentError;
+use crate::model::argument_error::{ArgumentError, SUGGESTED_ARGUMENTS};
 use crate::model::class::{ErrorClass, Owner};
 use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
@@ -45,6 +45,11 @@ pub enum NextMove {
     CallTool {
         /// The tool's name.
         tool: String,
+        /// The arguments to call it with, when the failure gives them
+        /// (`details.suggested_arguments`, a JSON object, which the server
+        /// took from the failed call's arguments); `None` leaves them to
+        /// the model.
+        arguments: Option<serde_json::Value>,
     },
     /// The call named something that does not exist; one of these names
     /// is probably meant.
@@ -96,7 +101,7 @@ pub(super) fn decide(envelope: &ErrorEnvelope, tool: CallBehaviour) -> Decision 
             problems: envelope.argument_errors.clone(),
         }
     } else if let Some(tool) = envelope.suggested_tool.as_ref().filter(|_| caller) {
-        NextMove::CallTool { tool: tool.clone() }
+        call_tool(envelope, tool)
     } else if repeat_is_safe(envelope, tool) {
         return Decision::Repeat {
             hint: envelope.retry_after_ms.map(Duration::from_millis),
@@ -107,7 +112,7 @@ pub(super) fn decide(envelope: &ErrorEnvelope, tool: CallBehaviour) -> Decision 
         .filter(|_| envelope.effect != Effect::Nothing)
     {
         // The tool to check with whether the call took effect.
-        NextMove::CallTool { tool: tool.clone() }
+        call_tool(envelope, tool)
     } else if caller && class != ErrorClass::Cancelled {
         NextMove::FixArguments {
             problems: envelope.argument_errors.clone(),
@@ -116,6 +121,18 @@ pub(super) fn decide(envelope: &ErrorEnvelope, tool: CallBehaviour) -> Decision 
         NextMove::Stop
     };
     Decision::Move(next)
+}
+
+/// The move to call `tool`, with the envelope's arguments for it.
+fn call_tool(envelope: &ErrorEnvelope, tool: &str) -> NextMove {
+    NextMove::CallTool {
+        tool: tool.to_owned(),
+        arguments: envelope
+            .details
+            .get(SUGGESTED_ARGUMENTS)
+            .filter(|arguments| arguments.is_object())
+            .cloned(),
+    }
 }
 
 /// Whether repeating the same call is worth it and safe. A `retryable`
@@ -136,24 +153,29 @@ fn repeat_is_safe(envelope: &ErrorEnvelope, tool: CallBehaviour) -> bool {
         .retryable(effect)
 }
 
-/// The text to show the model for `envelope` and the host's `next` move:
-/// the envelope's text (its `Display`, the text a server of this crate
-/// sends) with the move as its first sentence, an instruction to the
-/// model. For example:
+/// The text to show the model for `envelope` and the host's `next` move,
+/// in the form a server of this crate sends: the envelope's compact JSON
+/// on the first line, then its text (its `Display`) with the move as the
+/// first and the last sentence, an instruction to the model. For example:
 ///
 /// ```text
-/// Did you mean "EMPLOYEES"? Call again with that name in place of the one you sent.
+/// {"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table EMPLOYES does not exist","fuzzy_matches":["EMPLOYEES","EMPLOYERS"],"category":"NotFound"}
+/// Did you mean "EMPLOYEES" or "EMPLOYERS"? Call again with that name in place of the one you sent.
 /// OBJECT_NOT_FOUND: table EMPLOYES does not exist
+/// Did you mean "EMPLOYEES" or "EMPLOYERS"? Call again with that name in place of the one you sent.
 /// ```
 ///
 /// ```text
+/// {"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","retryable":true,"category":"Technical"}
 /// Wait 2000 ms, then repeat the same call unchanged.
 /// TIMEOUT: the operation timed out
+/// Wait 2000 ms, then repeat the same call unchanged.
 /// ```
 ///
 /// The envelope's parts are bounded as the host reads them (see
-/// [`read_tool_result`](crate::host::read_tool_result)); the whole is cut
-/// to [`MAX_MODEL_TEXT_CHARS`] characters.
+/// [`read_tool_result`](crate::host::read_tool_result)); the text is cut
+/// to [`MAX_MODEL_TEXT_CHARS`] characters, and the JSON left out when the
+/// two together would be longer.
 #[must_use]
 pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
     let wait;
@@ -169,11 +191,17 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
             lead @ (Lead::CallWith(_) | Lead::FixArguments) => lead,
             _ => Lead::Class,
         },
-        NextMove::CallTool { tool } if envelope.effect != Effect::Nothing && !caller(envelope) => {
+        NextMove::CallTool { tool, .. }
+            if envelope.effect != Effect::Nothing && !caller(envelope) =>
+        {
             Lead::Check(Some(tool))
         }
-        NextMove::CallTool { tool } => Lead::CallTool(tool),
-        NextMove::PickNearMiss { names } => Lead::NearMiss(names),
+        NextMove::CallTool { tool, .. } => Lead::CallTool(tool),
+        // A near miss the server put in place of the value sent: the call.
+        NextMove::PickNearMiss { names } => match Lead::of(envelope) {
+            lead @ Lead::CallWith(_) => lead,
+            _ => Lead::NearMiss(names),
+        },
         NextMove::Stop if envelope.effect != Effect::Nothing => Lead::Check(None),
         // The class's own sentence when it already says not to repeat (and
         // who acts: "ask the user to sign in again").
@@ -183,7 +211,15 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
         NextMove::AskUser => Lead::AskUser,
         NextMove::Stop => Lead::Stop,
     };
-    cut_to(&text::to_string(envelope, &lead), MAX_MODEL_TEXT_CHARS)
+    let text = cut_to(&text::to_string(envelope, &lead), MAX_MODEL_TEXT_CHARS);
+    // The facts first and the instruction last, as a server of this crate
+    // sends them (`render::text::blocks`); the JSON only when both fit.
+    let json = envelope.json_string();
+    if json.chars().count() + 1 + text.chars().count() <= MAX_MODEL_TEXT_CHARS {
+        format!("{json}\n{text}")
+    } else {
+        text
+    }
 }
 
 /// Whether the caller owns the envelope's class.

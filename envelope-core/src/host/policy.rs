@@ -290,7 +290,8 @@ impl Retries {
 ///    [`NextMove::PickNearMiss`];
 /// 3. argument problems, or `INVALID_ARGUMENTS` / `SYNTAX_ERROR`:
 ///    [`NextMove::FixArguments`];
-/// 4. a `suggested_tool` of a caller-owned class: [`NextMove::CallTool`];
+/// 4. a `suggested_tool` of a caller-owned class: [`NextMove::CallTool`],
+///    with the failure's `details.suggested_arguments` when it gives them;
 /// 5. a failure a later attempt may fix, when a repeat is safe: the retry
 ///    rule ([`Effect::allows_repeat`](crate::Effect::allows_repeat)) with what the host knows (a
 ///    read-only tool changed nothing, an idempotent one may be repeated

@@ -17,6 +17,11 @@ pub(crate) const FIX_STEP: &str = "fix each argument listed in argument_errors, 
 /// follows from what was sent (see `args`' `correct.rs`).
 pub(crate) const CORRECTED_ARGUMENTS: &str = "corrected_arguments";
 
+/// The `details` key of the arguments to call the envelope's
+/// `suggested_tool` with, taken from the failed call's (see `args`'
+/// `next_call.rs`).
+pub(crate) const SUGGESTED_ARGUMENTS: &str = "suggested_arguments";
+
 /// [`FIX_STEP`] in HTTP's words, for a problem details body: a request,
 /// not a tool call, and no `inputSchema`.
 #[allow(dead_code)] // read by the `http` feature's renderer

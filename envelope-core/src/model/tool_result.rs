@@ -32,8 +32,9 @@ use crate::model::envelope::ErrorEnvelope;
 pub struct ToolResult {
     /// The id the model gave the tool call (`"call_xyz"`, `"toolu_01..."`).
     pub tool_call_id: String,
-    /// What the tool returned: its output, or for an error the envelope's
-    /// JSON (or its text form).
+    /// What the tool returned: its output, or for an error what a model
+    /// reads of the envelope (its JSON, a newline and its text; or the JSON
+    /// alone).
     pub content: String,
     /// Whether the call failed. `null` reads as `false`.
     #[serde(deserialize_with = "crate::model::lenient::null_as_default")]
@@ -55,8 +56,8 @@ impl ToolResult {
         }
     }
 
-    /// A failed result: `content` as given (the envelope's JSON or its
-    /// text form), `error_category` the envelope's category (the class's
+    /// A failed result: `content` as given (the envelope's JSON and text,
+    /// or its JSON), `error_category` the envelope's category (the class's
     /// default when it has none), `is_error` the envelope's own flag
     /// (`true` for every envelope this crate makes). Reached through
     /// [`Envelope::to_tool_result`](crate::Envelope::to_tool_result) and

@@ -11,24 +11,9 @@ use serde_json::{Value, json};
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
 
-/// The texts of an error result's content blocks, in order: the
-/// envelope's JSON, which the MCP specification asks a result with
-/// structured content to repeat as text and which a client without
-/// `structuredContent` reads the envelope from, then the text a model
-/// reads (the envelope's `Display`: what to do first), last, so that a
-/// host passing every block on shows the model the instruction after the
-/// facts. Measured by the recovery benchmark (`BENCHMARKS.md`, third
-/// round): with the JSON first, a small model acts right more often than
-/// with the text first or with either alone. The JSON is serialized from
-/// the struct, not from a `Value`, whose key order depends on
-/// serde_json's features.
-pub(crate) fn texts(envelope: &ErrorEnvelope) -> [String; 2] {
-    [envelope.json_string(), envelope.to_string()]
-}
-
 /// The JSON of `Envelope::to_mcp_result`, whose docs describe it.
 pub(crate) fn call_tool_result(envelope: &ErrorEnvelope) -> Value {
-    let [json, text] = texts(envelope);
+    let [json, text] = crate::render::text::blocks(envelope);
     json!({
         "content": [{ "type": "text", "text": json }, { "type": "text", "text": text }],
         "structuredContent": envelope.to_json(),

@@ -12,15 +12,16 @@
 //!   follows from what was sent (a misspelled key, a number sent as a
 //!   string) the corrected arguments are given whole;
 //! - a call that is not safe to repeat says "Do not repeat this call";
-//! - a tool the model should call is named.
+//! - a tool the model should call is named, with the arguments to call it
+//!   with when the server computed them (`args`' `next_call.rs`).
 
 use std::fmt;
 
 use serde_json::Value;
 
 use crate::model::argument_error::{
-    ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP, json_type, names_list,
-    with_article,
+    ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP, SUGGESTED_ARGUMENTS,
+    json_type, names_list, with_article,
 };
 use crate::model::class::Owner;
 use crate::model::effect::Effect;
@@ -127,6 +128,7 @@ pub(crate) fn write(
         )
     {
         write!(out, "\nSuggested tool: {tool}")?;
+        with_arguments(out, envelope)?;
     }
     // A lead that says not to repeat is not contradicted below.
     let no_repeat = match lead {
@@ -154,7 +156,7 @@ pub(crate) fn write(
     }
     for (key, value) in &envelope.details {
         match value {
-            _ if key == CORRECTED_ARGUMENTS => {}
+            _ if key == CORRECTED_ARGUMENTS || key == SUGGESTED_ARGUMENTS => {}
             Value::String(text) => write!(out, "\n{key}: {text}")?,
             other => write!(out, "\n{key}: {other}")?,
         }
@@ -205,17 +207,20 @@ fn sentence(
         Lead::Check(tool) => {
             out.write_str("Do not repeat this call: it may already have taken effect.")?;
             match tool {
-                Some(tool) => write!(out, " Call {tool} now to check whether it did.")?,
+                Some(tool) => {
+                    write!(out, " Call {tool}")?;
+                    with_arguments(out, envelope)?;
+                    out.write_str(" now to check whether it did.")?;
+                }
                 // No tool to check with: the model cannot check, so it
                 // reports (the host's `Stop` for such a failure).
                 None => out.write_str(" Tell the user it failed and may have taken effect.")?,
             }
         }
         Lead::CallTool(tool) => {
-            write!(
-                out,
-                "Call {tool} now; do not repeat this call unchanged before that."
-            )?;
+            write!(out, "Call {tool}")?;
+            with_arguments(out, envelope)?;
+            out.write_str(" now; do not repeat this call unchanged before that.")?;
         }
         Lead::NearMiss(names) => {
             out.write_str("Did you mean ")?;
@@ -237,6 +242,15 @@ fn sentence(
         Lead::Class => out.write_str(act)?,
     }
     Ok(())
+}
+
+/// ` with ARGUMENTS`, the arguments to call the suggested tool with, when
+/// the envelope has them (a JSON object; anything else is no call's).
+fn with_arguments(out: &mut impl fmt::Write, envelope: &ErrorEnvelope) -> fmt::Result {
+    match envelope.details.get(SUGGESTED_ARGUMENTS) {
+        Some(arguments) if arguments.is_object() => write!(out, " with {arguments}"),
+        _ => Ok(()),
+    }
 }
 
 /// Whether a class's sentence ([`ErrorClass::act`](crate::ErrorClass))
@@ -326,6 +340,25 @@ impl fmt::Display for ErrorEnvelope {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write(f, self, &Lead::of(self))
     }
+}
+
+/// What a model reads of a failure, in order: the envelope's JSON (the
+/// facts, as a machine reads them; an MCP result with structured content
+/// repeats it as text, as the specification asks), then its text (the
+/// `Display`: what to do first, and again last), so that the instruction
+/// comes after the facts. The content blocks of an MCP error result, and,
+/// joined by a newline, the `content` of a tool result. The recovery
+/// benchmark (`BENCHMARKS.md`) measured this order against the JSON alone,
+/// the text alone and the text first: a small model acts right most often
+/// with it. The JSON is serialized from the struct, not from a `Value`,
+/// whose key order depends on serde_json's features.
+pub(crate) fn blocks(envelope: &ErrorEnvelope) -> [String; 2] {
+    [envelope.json_string(), envelope.to_string()]
+}
+
+/// [`blocks`] as one text, joined by a newline: a tool result's `content`.
+pub(crate) fn joined(envelope: &ErrorEnvelope) -> String {
+    blocks(envelope).join("\n")
 }
 
 /// The text of `envelope` with `lead` first, as a string.

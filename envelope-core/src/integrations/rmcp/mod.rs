@@ -62,6 +62,7 @@ pub use ::rmcp::handler::server::tool::IntoCallToolResult;
 pub use ::rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use ::rmcp::handler::server::common::FromContextPart;
 use ::rmcp::handler::server::router::tool::ToolRouter;
@@ -109,10 +110,10 @@ impl IntoCallToolResult for ErrorEnvelope {
     }
 }
 
-/// The result with the envelope as text only, the text a model reads and
-/// the JSON (`render::mcp::texts`): what a tool's `Err` becomes.
+/// The result with the envelope as text only, the JSON and the text a model
+/// reads (`render::text::blocks`): what a tool's `Err` becomes.
 fn text_result(envelope: &ErrorEnvelope) -> CallToolResult {
-    let blocks = crate::render::mcp::texts(envelope).map(ContentBlock::text);
+    let blocks = crate::render::text::blocks(envelope).map(ContentBlock::text);
     let mut result = CallToolResult::error(blocks.into());
     result.is_error = Some(envelope.is_error);
     result
@@ -194,7 +195,9 @@ pub fn call_tool_result<E: Envelope>(error: E, text: Option<(String, Vec<String>
 ///     .with_unknown_tool(envelope::rmcp::UnknownTool::ProtocolError),
 /// ```
 pub struct Router<S> {
-    tools: ToolRouter<S>,
+    /// Shared with the calls it routes, for their tools' input schemas
+    /// (`CallContext::with_input_schemas`); copied on write.
+    tools: Arc<ToolRouter<S>>,
     unknown_tool: UnknownTool,
     tool_failure_meta: bool,
     idempotency: Option<Idempotency>,
@@ -245,7 +248,7 @@ impl<S> std::ops::Deref for Router<S> {
 
 impl<S> std::ops::DerefMut for Router<S> {
     fn deref_mut(&mut self) -> &mut ToolRouter<S> {
-        &mut self.tools
+        Arc::make_mut(&mut self.tools)
     }
 }
 
@@ -255,7 +258,7 @@ impl<S: Send + Sync + 'static> Router<S> {
     #[must_use]
     pub fn new(tools: ToolRouter<S>) -> Self {
         Router {
-            tools,
+            tools: Arc::new(tools),
             unknown_tool: UnknownTool::ToolError,
             tool_failure_meta: false,
             idempotency: None,
@@ -458,8 +461,16 @@ impl<S: Send + Sync + 'static> Router<S> {
             None => keyed::Keyed::Unkeyed,
         };
         let cancelled = request.ct.clone();
-        let call = CallContext::identified(name, id)
-            .with_cancellation(move || cancelled.is_cancelled());
+        let tools = Arc::clone(&self.tools);
+        let mut call = CallContext::identified(name, id)
+            .with_cancellation(move || cancelled.is_cancelled())
+            .with_input_schemas(move |tool| {
+                let schema = &tools.get(tool)?.input_schema;
+                Some(Value::Object(schema.as_ref().clone()))
+            });
+        if let Some(arguments) = &context.arguments {
+            call = call.with_arguments(Value::Object(arguments.clone()));
+        }
         #[cfg(feature = "tracing")]
         let call = call.over(crate::call::span::Transport::Mcp);
         let (call, key) = match keyed {
