@@ -88,7 +88,7 @@ fn the_sep_3313_object() {
     let next = host::next_move(&approval, CallBehaviour::default(), 1);
     assert_eq!(next, NextMove::AskUser);
     assert_eq!(
-        host::model_text(&approval, &next),
+        instruction(&approval, &host::model_text(&approval, &next)),
         "Do not repeat this call: ask the user to do what is needed.\nINTERACTION_REQUIRED (APPROVAL_REQUIRED): the transfer needs approval\nNext step: ask the account owner to approve transfer 7\nDo not repeat this call: ask the user to do what is needed."
     );
 
@@ -136,7 +136,7 @@ fn the_sep_3313_object() {
     let next = host::next_move(&broken, CallBehaviour::READ, 1);
     assert_eq!(next, NextMove::Stop);
     assert_eq!(
-        host::model_text(&broken, &next),
+        instruction(&broken, &host::model_text(&broken, &next)),
         "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL (TIMEOUT): the index is corrupt\nNext step: tell the user the index must be rebuilt\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
     let unknown = host::read_tool_result(&sep_result("odd", json!({"class": "weather"}))).unwrap();
@@ -311,7 +311,10 @@ fn the_next_move_rules() {
         }
     );
     assert_eq!(
-        host::model_text(&missing, &host::next_move(&missing, CallBehaviour::READ, 1)),
+        instruction(
+            &missing,
+            &host::model_text(&missing, &host::next_move(&missing, CallBehaviour::READ, 1))
+        ),
         "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDid you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent."
     );
     let precondition = ErrorEnvelope::new(ErrorClass::PreconditionFailed, "open a session first")
@@ -337,7 +340,7 @@ fn the_next_move_rules() {
         NextMove::Stop
     );
     assert_eq!(
-        host::model_text(&timeout, &NextMove::Stop),
+        instruction(&timeout, &host::model_text(&timeout, &NextMove::Stop)),
         "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: the export timed out\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
     // With a tool to check with, and the arguments the server took for it
@@ -407,7 +410,10 @@ fn the_next_move_rules() {
             .with_suggestions(vec!["column".into()]),
     ]);
     assert_eq!(
-        host::model_text(&args, &host::next_move(&args, CallBehaviour::default(), 1)),
+        instruction(
+            &args,
+            &host::model_text(&args, &host::next_move(&args, CallBehaviour::default(), 1))
+        ),
         "Fix these arguments, then call this tool again:\n- /colum is not an argument of this tool: rename it to \"column\"\nINVALID_ARGUMENTS\nFix the arguments listed above, then call this tool again."
     );
 }
@@ -525,9 +531,12 @@ fn typescript_sdk_texts_that_are_not_argument_problems() {
         r#"{"isError":true,"error_class":"UNSUPPORTED","message":"the tool \"add_note\" is disabled on this server","next_steps":["do not call \"add_note\" again now; use another tool, or go on without it"],"code":"TOOL_DISABLED","category":"Validation"}"#
     );
     assert_eq!(
-        host::model_text(
+        instruction(
             &disabled,
-            &host::next_move(&disabled, CallBehaviour::READ, 1)
+            &host::model_text(
+                &disabled,
+                &host::next_move(&disabled, CallBehaviour::READ, 1)
+            )
         ),
         "Do not repeat this call unchanged: use a supported option or another tool.\nUNSUPPORTED (TOOL_DISABLED): the tool \"add_note\" is disabled on this server\nNext step: do not call \"add_note\" again now; use another tool, or go on without it\nDo not repeat this call unchanged: use a supported option or another tool."
     );
@@ -566,7 +575,10 @@ fn the_policy_bounds_every_wait() {
     }
     let far = limited(3 * 86_400_000);
     assert_eq!(
-        host::model_text(&far, &host::next_move(&far, CallBehaviour::default(), 1)),
+        instruction(
+            &far,
+            &host::model_text(&far, &host::next_move(&far, CallBehaviour::default(), 1))
+        ),
         "Do not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it.\nRATE_LIMITED: slow down\nDo not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it."
     );
     // A Retry-After of centuries, as seconds and as a date.
@@ -884,6 +896,8 @@ fn deep_input_on_a_small_stack() {
     let (class, text, data, http) = reader.join().expect("no overflow");
     // Too deep to be ours: the text blocks and the SEP object are read.
     assert_eq!(class, ErrorClass::Internal);
+    let (json, text) = text.split_once('\n').expect("the JSON, then the text");
+    assert!(json.starts_with(r#"{"isError":true,"error_class":"INTERNAL","message":"deep""#));
     assert_eq!(
         text,
         "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL: deep\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
@@ -961,4 +975,13 @@ proptest! {
         let _ = host::read_http(status, Some("application/problem+json"), Some(text), body.as_bytes());
         let _ = host::read_http(status, None, None, body.as_bytes());
     }
+}
+
+/// The instruction of a `host::model_text`: its first line must be the
+/// envelope's JSON, as a server of this crate sends it, then comes the
+/// text.
+fn instruction(envelope: &ErrorEnvelope, text: &str) -> String {
+    let (json, rest) = text.split_once('\n').expect("the JSON, then the text");
+    assert_eq!(json, envelope.to_json_string());
+    rest.to_owned()
 }

@@ -653,7 +653,10 @@ fn tool_results_of_an_envelope_without_category() {
         env.to_tool_result("call_2"),
         ToolResult {
             tool_call_id: "call_2".into(),
-            content: "Do not create it again: it already exists, so use the existing one.\nALREADY_EXISTS: taken\nDo not create it again: it already exists, so use the existing one.".into(),
+            // The JSON, then the text.
+            content: format!(
+                "{content}\nDo not create it again: it already exists, so use the existing one.\nALREADY_EXISTS: taken\nDo not create it again: it already exists, so use the existing one."
+            ),
             is_error: true,
             error_category: Some(UserErrorCategory::Duplicate),
         }
@@ -684,7 +687,11 @@ fn error_text_keeps_is_error_false() {
         env.to_tool_result("call_1"),
         ToolResult {
             tool_call_id: "call_1".into(),
-            content: "Do not repeat this call now. Tell the user it failed.\nBUSY: m\nDo not repeat this call now. Tell the user it failed.".into(),
+            content: concat!(
+                r#"{"isError":false,"error_class":"BUSY","message":"m"}"#,
+                "\nDo not repeat this call now. Tell the user it failed.\nBUSY: m\nDo not repeat this call now. Tell the user it failed."
+            )
+            .into(),
             is_error: false,
             error_category: Some(UserErrorCategory::Technical),
         }
@@ -707,7 +714,11 @@ fn error_text_of_a_new_envelope() {
         env.to_tool_result("call_3"),
         ToolResult {
             tool_call_id: "call_3".into(),
-            content: "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full\nWait 250 ms, then repeat the same call unchanged.".into(),
+            content: concat!(
+                r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true}"#,
+                "\nWait 250 ms, then repeat the same call unchanged.\nBUSY: pool full\nWait 250 ms, then repeat the same call unchanged."
+            )
+            .into(),
             is_error: true,
             error_category: Some(UserErrorCategory::Technical),
         }

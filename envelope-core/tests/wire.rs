@@ -264,12 +264,13 @@ fn provider_shapes() {
             "category": "Technical", "retryable": true, "effect": "unknown"
         }}}})
     );
-    // The text form is no JSON: Gemini gets it as a string under `error`.
+    // The model's form (the JSON, then the text) is no JSON as a whole:
+    // Gemini gets it as a string under `error`.
     let text = timeout.to_tool_result("toolu_01");
     assert_eq!(
         text.to_gemini_part("run_job"),
         json!({"functionResponse": {"id": "toolu_01", "name": "run_job", "response": {
-            "error": "Repeat the same call unchanged; it may succeed now.\nTIMEOUT: slow\nRepeat the same call unchanged; it may succeed now."
+            "error": format!("{content}\nRepeat the same call unchanged; it may succeed now.\nTIMEOUT: slow\nRepeat the same call unchanged; it may succeed now.")
         }}})
     );
 
@@ -303,7 +304,10 @@ fn text_form() {
     let result = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_tool_result("c");
     assert_eq!(
         result.content,
-        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL: boom\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
+        concat!(
+            r#"{"isError":true,"error_class":"INTERNAL","message":"boom","next_steps":["the call may have taken effect: check its result before repeating it"],"category":"Technical","effect":"unknown"}"#,
+            "\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL: boom\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
+        )
     );
     assert_eq!(result.error_category, Some(UserErrorCategory::Technical));
 }

@@ -144,8 +144,11 @@ fn object_not_found_renders_exactly() {
     assert_eq!(result.tool_call_id, "call_42");
     assert!(result.is_error);
     assert_eq!(result.error_category, Some(UserErrorCategory::NotFound));
+    // The JSON, then the text.
+    let (json, text) = result.content.split_once('\n').unwrap();
+    assert_eq!(json, error.to_json_string());
     assert_eq!(
-        result.content,
+        text,
         "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect.\nOBJECT_NOT_FOUND: object EMPLOYES does not exist\nNext step: check the spelling of EMPLOYES\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect."
     );
 }

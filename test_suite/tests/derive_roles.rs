@@ -140,7 +140,11 @@ fn secret_never_rendered() {
     );
     assert!(!result.content.contains("hunter2"));
     let text = "Do not repeat this call: ask the user to sign in again.\nUNAUTHENTICATED (LOGIN_FAILED): login failed for ada\nHelp: https://example.com/db-errors\nDo not repeat this call: ask the user to sign in again.";
-    assert_eq!(err.to_tool_result("c").content, text);
+    assert_eq!(err.to_envelope().to_string(), text);
+    assert_eq!(
+        err.to_tool_result("c").content,
+        format!("{expected}\n{text}")
+    );
     let mcp = err.to_mcp_result();
     assert_eq!(
         mcp,

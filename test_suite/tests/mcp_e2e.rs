@@ -712,7 +712,7 @@ fn check_tools_with_output_schema(transcript: &Value) {
     let text = with_generated_id(
         transcript,
         "describe_missing",
-        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table EMPLOYES does not exist","suggested_tool":"list_tables","fuzzy_matches":["EMPLOYEES"],"next_steps":["pick a table from fuzzy_matches, or call list_tables"],"code":"TABLE_NOT_FOUND","category":"NotFound","correlation_id":"@ID","details":{"table":"EMPLOYES"}}"#,
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table EMPLOYES does not exist","suggested_tool":"list_tables","fuzzy_matches":["EMPLOYEES"],"next_steps":["pick a table from fuzzy_matches, or call list_tables"],"code":"TABLE_NOT_FOUND","category":"NotFound","correlation_id":"@ID","details":{"corrected_arguments":{"table":"EMPLOYEES"},"table":"EMPLOYES"}}"#,
     );
     assert_eq!(
         result(transcript, "describe_missing"),
@@ -752,7 +752,7 @@ fn check_tools_without_output_schema(transcript: &Value) {
     let text = with_generated_id(
         transcript,
         "column_table_missing",
-        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table DEPARTMENT does not exist","suggested_tool":"list_tables","fuzzy_matches":["DEPARTMENTS"],"next_steps":["pick a table from fuzzy_matches, or call list_tables"],"code":"TABLE_NOT_FOUND","category":"NotFound","correlation_id":"@ID","details":{"table":"DEPARTMENT"}}"#,
+        r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table DEPARTMENT does not exist","suggested_tool":"list_tables","fuzzy_matches":["DEPARTMENTS"],"next_steps":["pick a table from fuzzy_matches, or call list_tables"],"code":"TABLE_NOT_FOUND","category":"NotFound","correlation_id":"@ID","details":{"corrected_arguments":{"column":"DEPARTMENT_ID","table":"DEPARTMENTS"},"table":"DEPARTMENT"}}"#,
     );
     assert_eq!(
         result(transcript, "column_table_missing"),
@@ -786,7 +786,7 @@ fn check_tools_without_output_schema(transcript: &Value) {
         &structured_error(
             transcript,
             "column_missing_correlated",
-            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table LOCATIONS has no column CITIES","suggested_tool":"describe_table","fuzzy_matches":["CITY"],"next_steps":["pick a column from fuzzy_matches, or call describe_table on LOCATIONS"],"code":"COLUMN_NOT_FOUND","category":"NotFound","correlation_id":"agent-run-7/step-3","details":{"column":"CITIES","table":"LOCATIONS"}}"#
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table LOCATIONS has no column CITIES","suggested_tool":"describe_table","fuzzy_matches":["CITY"],"next_steps":["pick a column from fuzzy_matches, or call describe_table on LOCATIONS"],"code":"COLUMN_NOT_FOUND","category":"NotFound","correlation_id":"agent-run-7/step-3","details":{"column":"CITIES","corrected_arguments":{"column":"CITY","table":"LOCATIONS"},"table":"LOCATIONS"}}"#
         )
     );
 

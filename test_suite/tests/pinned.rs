@@ -160,7 +160,7 @@ fn tool_results_of_a_derived_type() {
         missing().into_envelope().to_tool_result("call_9"),
         ToolResult {
             tool_call_id: "call_9".into(),
-            content: MISSING_TEXT.into(),
+            content: format!("{MISSING_JSON}\n{MISSING_TEXT}"),
             is_error: true,
             error_category: Some(UserErrorCategory::MissingContext),
         }

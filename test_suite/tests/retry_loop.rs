@@ -136,7 +136,10 @@ async fn gives_up_after_the_policys_repeats_with_the_text_for_the_model() {
     assert_eq!(failure.next, NextMove::Stop);
     assert_eq!(
         failure.model_text,
-        "Do not repeat this call now. Tell the user it failed.\nBUSY (REFRESHING): the stock table is being refreshed\nCorrelation id: run-1-call-1\nDo not repeat this call now. Tell the user it failed."
+        format!(
+            "{}\nDo not repeat this call now. Tell the user it failed.\nBUSY (REFRESHING): the stock table is being refreshed\nCorrelation id: run-1-call-1\nDo not repeat this call now. Tell the user it failed.",
+            failure.envelope.to_json_string()
+        )
     );
     assert_eq!(calls.load(Ordering::SeqCst), 3);
 }
@@ -165,7 +168,10 @@ async fn a_hint_beyond_the_longest_wait_is_not_waited() {
     assert!(started.elapsed() < Duration::from_secs(1));
     assert_eq!(
         failure.model_text,
-        "Do not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.\nBUSY (REFRESHING): the stock table is being refreshed\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it."
+        format!(
+            "{}\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.\nBUSY (REFRESHING): the stock table is being refreshed\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.",
+            failure.envelope.to_json_string()
+        )
     );
 }
 
@@ -207,7 +213,10 @@ async fn an_attempt_that_hangs_is_cut_at_the_call_timeout() {
     assert_eq!(failure.next, NextMove::Stop);
     assert_eq!(
         failure.model_text,
-        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT (REQUEST_TIMEOUT): the tool call timed out before the server answered\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
+        format!(
+            "{}\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT (REQUEST_TIMEOUT): the tool call timed out before the server answered\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.",
+            failure.envelope.to_json_string()
+        )
     );
     assert_eq!(calls.load(Ordering::SeqCst), 1);
 }

@@ -65,19 +65,26 @@ fn fits(arguments: &Value) -> bool {
     arguments.to_string().len() <= MAX_CORRECTED_BYTES
 }
 
-/// `arguments` with `name` in place of the one string value it is a near
-/// miss of; `None` when no value, or more than one, is.
+/// `arguments` with `name` in place of the string value it is the nearest
+/// miss of (`fuzzy::suggest`'s measure: the fewest edits, ignoring case);
+/// `None` when no value is a near miss of it, or two are equally near.
 fn near_miss_fixed(arguments: &Value, name: &str) -> Option<Value> {
     let object = arguments.as_object()?;
-    let mut missed = object.iter().filter(|(_, value)| {
-        value.as_str().is_some_and(|sent| {
-            sent != name && !crate::model::fuzzy::suggest(sent, [name], 1).is_empty()
+    let wanted = name.to_lowercase();
+    let mut missed: Vec<(usize, &String)> = object
+        .iter()
+        .filter_map(|(key, value)| {
+            let sent = value.as_str().filter(|sent| *sent != name)?;
+            crate::model::fuzzy::suggest(sent, [name], 1).pop()?;
+            Some((strsim::osa_distance(&sent.to_lowercase(), &wanted), key))
         })
-    });
-    let (key, _) = missed.next()?;
-    if missed.next().is_some() {
-        return None;
-    }
+        .collect();
+    missed.sort();
+    let key = match missed.as_slice() {
+        [(_, key)] => *key,
+        [(nearest, key), (next, _), ..] if nearest < next => *key,
+        _ => return None,
+    };
     let mut fixed = object.clone();
     fixed.insert(key.clone(), Value::from(name));
     Some(Value::Object(fixed))
@@ -223,11 +230,17 @@ mod tests {
                 r#"Call this tool again with these arguments: {"schema":"HR","table":"EMPLOYEES"}"#
             )
         );
-        // Two values the name is a near miss of: which one is meant is a
-        // guess, so nothing is offered.
-        let both = json!({"table": "EMPLOYES", "view": "EMPLOYEE"});
+        // Two values the name is a near miss of: the nearer one missed.
+        let both = json!({"table": "EMPLOYES", "column": "EMPLOYEE_ID"});
+        assert_eq!(
+            complete(missing.clone(), &both, &schemas).details[CORRECTED_ARGUMENTS],
+            json!({"table": "EMPLOYEES", "column": "EMPLOYEE_ID"})
+        );
+        // Two equally near: which one is meant is a guess, so nothing is
+        // offered.
+        let tied = json!({"table": "EMPLOYES", "view": "EMPLOYEESS"});
         assert!(
-            complete(missing.clone(), &both, &schemas)
+            complete(missing.clone(), &tied, &schemas)
                 .details
                 .is_empty()
         );

@@ -204,7 +204,8 @@ impl CallContext {
     /// Sets the arguments the call was made with (a JSON object), from
     /// which a failure's next call is computed (step 3 above): a value
     /// the failure names a near miss of, replaced by it, and the arguments
-    /// of the tool the failure suggests. Cloned on a failure only.
+    /// of the tool the failure suggests. `envelope::rmcp::Router` sets
+    /// the arguments and the input schemas for every call it routes.
     #[must_use]
     pub fn with_arguments(mut self, arguments: Value) -> Self {
         self.arguments = Some(arguments);
