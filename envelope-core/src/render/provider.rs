@@ -77,10 +77,11 @@ impl ToolResult {
     ///
     /// `response` must be a JSON object; Gemini reads its `output` key as
     /// the function's output and its `error` key as the failure's details.
-    /// A failure whose `content` is JSON (the envelope, as
-    /// [`Envelope::to_tool_result`](crate::Envelope::to_tool_result) writes
-    /// it) goes under `error` as that JSON value, any other content as a
-    /// string. `id` is the tool call id, which Gemini uses to match a
+    /// A failure whose `content` is JSON (the envelope alone, as
+    /// [`Envelope::to_tool_result_json`](crate::Envelope::to_tool_result_json)
+    /// writes it) goes under `error` as that JSON value, any other content
+    /// (what [`Envelope::to_tool_result`](crate::Envelope::to_tool_result)
+    /// writes: the JSON, then the text) as a string. `id` is the tool call id, which Gemini uses to match a
     /// response to its call; it is left out when empty.
     #[must_use]
     pub fn to_gemini_part(&self, name: &str) -> Value {
