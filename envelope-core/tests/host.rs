@@ -365,6 +365,18 @@ fn the_next_move_rules() {
             checked.to_json_string()
         )
     );
+    // The text names the move's arguments, not the envelope's: a host
+    // that leaves them to the model says only the tool, and shows no JSON
+    // that names them.
+    let bare = NextMove::CallTool {
+        tool: "list_exports".into(),
+        arguments: None,
+    };
+    let lead = "Do not repeat this call: it may already have taken effect. Call list_exports now to check whether it did.";
+    assert_eq!(
+        host::model_text(&checked, &bare),
+        format!("{lead}\nTIMEOUT: the export timed out\n{lead}")
+    );
     // Arguments that are not an object are not a call's.
     let odd = checked.with_detail("suggested_arguments", "q3");
     assert_eq!(
@@ -574,11 +586,10 @@ fn the_policy_bounds_every_wait() {
         );
     }
     let far = limited(3 * 86_400_000);
+    // The host does not wait what the failure asks: no JSON that says
+    // "retryable" before its "do not repeat".
     assert_eq!(
-        instruction(
-            &far,
-            &host::model_text(&far, &host::next_move(&far, CallBehaviour::default(), 1))
-        ),
+        host::model_text(&far, &host::next_move(&far, CallBehaviour::default(), 1)),
         "Do not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it.\nRATE_LIMITED: slow down\nDo not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it."
     );
     // A Retry-After of centuries, as seconds and as a date.

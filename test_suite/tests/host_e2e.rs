@@ -487,13 +487,10 @@ async fn python_sdk_server() {
     assert!(started.elapsed() >= Duration::from_secs(2));
     assert_eq!(failure.attempts, 2);
     assert_eq!(failure.next, NextMove::Stop);
-    // The facts as read, then the host's decision.
+    // The host's decision, without the JSON that says "retryable".
     assert_eq!(
         failure.model_text,
-        concat!(
-            r#"{"isError":true,"error_class":"RATE_LIMITED","message":"Rate limited: try again later","retry_after_ms":2000,"code":"RATE_LIMITED","category":"Technical","retryable":true}"#,
-            "\nDo not repeat this call now. Tell the user it failed.\nRATE_LIMITED: Rate limited: try again later\nDo not repeat this call now. Tell the user it failed."
-        )
+        "Do not repeat this call now. Tell the user it failed.\nRATE_LIMITED: Rate limited: try again later\nDo not repeat this call now. Tell the user it failed."
     );
     let failure = host::call_tool(
         session.client.peer(),

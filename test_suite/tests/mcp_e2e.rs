@@ -786,7 +786,7 @@ fn check_tools_without_output_schema(transcript: &Value) {
         &structured_error(
             transcript,
             "column_missing_correlated",
-            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table LOCATIONS has no column CITIES","suggested_tool":"describe_table","fuzzy_matches":["CITY"],"next_steps":["pick a column from fuzzy_matches, or call describe_table on LOCATIONS"],"code":"COLUMN_NOT_FOUND","category":"NotFound","correlation_id":"agent-run-7/step-3","details":{"column":"CITIES","corrected_arguments":{"column":"CITY","table":"LOCATIONS"},"table":"LOCATIONS"}}"#
+            r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table LOCATIONS has no column CITIES","suggested_tool":"describe_table","fuzzy_matches":["CITY"],"next_steps":["pick a column from fuzzy_matches, or call describe_table on LOCATIONS"],"code":"COLUMN_NOT_FOUND","category":"NotFound","correlation_id":"agent-run-7/step-3","details":{"column":"CITIES","table":"LOCATIONS"}}"#
         )
     );
 

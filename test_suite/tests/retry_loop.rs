@@ -135,11 +135,9 @@ async fn gives_up_after_the_policys_repeats_with_the_text_for_the_model() {
     assert_eq!(failure.attempts, 3);
     assert_eq!(failure.next, NextMove::Stop);
     assert_eq!(
+        // No JSON: it says "retryable", and the host stopped repeating.
         failure.model_text,
-        format!(
-            "{}\nDo not repeat this call now. Tell the user it failed.\nBUSY (REFRESHING): the stock table is being refreshed\nCorrelation id: run-1-call-1\nDo not repeat this call now. Tell the user it failed.",
-            failure.envelope.to_json_string()
-        )
+        "Do not repeat this call now. Tell the user it failed.\nBUSY (REFRESHING): the stock table is being refreshed\nCorrelation id: run-1-call-1\nDo not repeat this call now. Tell the user it failed."
     );
     assert_eq!(calls.load(Ordering::SeqCst), 3);
 }
@@ -168,10 +166,7 @@ async fn a_hint_beyond_the_longest_wait_is_not_waited() {
     assert!(started.elapsed() < Duration::from_secs(1));
     assert_eq!(
         failure.model_text,
-        format!(
-            "{}\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.\nBUSY (REFRESHING): the stock table is being refreshed\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.",
-            failure.envelope.to_json_string()
-        )
+        "Do not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.\nBUSY (REFRESHING): the stock table is being refreshed\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it."
     );
 }
 

@@ -16,18 +16,14 @@
 //!
 //! A call with any other problem (a missing value, a number out of range)
 //! gets no corrected arguments. The result must deserialize into the
-//! argument type, and its JSON must fit in [`MAX_CORRECTED_BYTES`].
+//! argument type, and its JSON must fit in `MAX_CORRECTED_BYTES`.
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::{pointer, unescape};
-use crate::model::argument_error::{ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS};
+use crate::model::argument_error::{ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, fits};
 use crate::model::envelope::ErrorEnvelope;
-
-/// The longest corrected arguments offered, as compact JSON in bytes; a
-/// larger call gets the list of problems only.
-pub(crate) const MAX_CORRECTED_BYTES: usize = 1024;
 
 /// `envelope` with the corrected arguments of `arguments` as the detail
 /// `corrected_arguments` (and each renamed key's new name as its
@@ -41,7 +37,7 @@ pub(crate) fn offer<T: DeserializeOwned>(
     pair_renames(&mut problems);
     let fixed = corrected(arguments, &problems)
         .filter(|fixed| serde_json::from_value::<T>(fixed.clone()).is_ok())
-        .filter(|fixed| fixed.to_string().len() <= MAX_CORRECTED_BYTES);
+        .filter(fits);
     // A paired rename is only a suggestion when the type took its result.
     match fixed {
         Some(fixed) => envelope
@@ -174,6 +170,7 @@ mod tests {
 
     use super::*;
     use crate::args::invalid_arguments;
+    use crate::model::argument_error::MAX_CORRECTED_BYTES;
 
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]

@@ -1,41 +1,47 @@
 //! The arguments of the model's next call, computed from the arguments of
 //! the call that failed, when the failure's own fields say what to change:
 //!
-//! - a near miss (`fuzzy_matches`) of a value the caller sent: the same
-//!   arguments with the value replaced, as `details.corrected_arguments`
-//!   (`{"table":"EMPLOYES"}` and the near miss `EMPLOYEES` give
-//!   `{"table":"EMPLOYEES"}`);
+//! - a near miss (`fuzzy_matches`, exactly one name) of a value the caller
+//!   sent: the same arguments with that value replaced, as
+//!   `details.corrected_arguments` (`{"table":"EMPLOYES"}` and the near
+//!   miss `EMPLOYEES` give `{"table":"EMPLOYEES"}`). The value must be a
+//!   whole top-level string one or two edits from the name (not a case
+//!   change alone, at most half the name's length), and the only such
+//!   value: `HR.EMPLOYES` or `DESC EMPLOYES` is not replaced;
 //! - a tool to call next (`suggested_tool`, as the lead of the text names
-//!   it: to check whether a write took effect, or to call first): each
-//!   argument the tool's input schema lists, from the failure's `details`
-//!   under the same name (what the server found: the id of the note that
-//!   exists already), else from the failed call's arguments, as
+//!   it: to check whether a write took effect, or to call first; never
+//!   the tool that failed): each argument the tool's input schema lists,
+//!   from the failure's `details` under the same name (what the server
+//!   found: the id of the note that exists already; a `null` detail is
+//!   none), else from the failed call's arguments, as
 //!   `details.suggested_arguments` (`create_order
 //!   {"customer_id":"c-4","item":"chair"}` and `list_orders`, which takes
 //!   `customer_id`, give `{"customer_id":"c-4"}`), when they cover every
-//!   argument the schema requires.
+//!   argument the schema requires and each has the JSON type the schema
+//!   gives it. A schema this cannot read whole (`anyOf`, `oneOf`, `allOf`,
+//!   `$ref`, `if`, `dependentRequired`, `dependentSchemas` at its top, or a
+//!   `required` that is not a list of names) gets nothing.
 //!
-//! Nothing is guessed beyond that: one near miss of one sent value, names
-//! taken as they are, at most [`MAX_CORRECTED_BYTES`] of JSON. A model
-//! that reads the whole next call makes it; one that reads "call
-//! list_orders" calls it with no arguments or waits first (the recovery
-//! benchmark, `BENCHMARKS.md`).
+//! Both are JSON objects of at most `MAX_CORRECTED_BYTES`. A model that
+//! reads the whole next call makes it; given only "call list_orders", a
+//! small model called it with no arguments (the recovery benchmark,
+//! `BENCHMARKS.md`).
 
 use serde_json::{Map, Value};
 
-use super::correct::MAX_CORRECTED_BYTES;
-use crate::model::argument_error::{CORRECTED_ARGUMENTS, SUGGESTED_ARGUMENTS};
+use crate::model::argument_error::{CORRECTED_ARGUMENTS, SUGGESTED_ARGUMENTS, fits, json_type};
 use crate::model::class::Owner;
 use crate::model::envelope::ErrorEnvelope;
 use crate::render::text::Lead;
 
 /// `envelope` with the next call's arguments computed from `arguments`
-/// (the failed call's), where the module docs say; `input_schema` gives a
-/// tool's input schema by name. An envelope that has them already keeps
-/// its own.
+/// (those of the failed call of `tool`), where the module docs say;
+/// `input_schema` gives a tool's input schema by name. An envelope that
+/// has them already keeps its own.
 pub(crate) fn complete(
     mut envelope: ErrorEnvelope,
     arguments: &Value,
+    tool: &str,
     input_schema: &dyn Fn(&str) -> Option<Value>,
 ) -> ErrorEnvelope {
     if !envelope.details.contains_key(CORRECTED_ARGUMENTS)
@@ -46,12 +52,15 @@ pub(crate) fn complete(
     {
         envelope = envelope.with_detail(CORRECTED_ARGUMENTS, fixed);
     }
-    let tool = match Lead::of(&envelope) {
-        Lead::CallTool(tool) | Lead::Check(Some(tool)) => tool.to_owned(),
+    let next = match Lead::of(&envelope) {
+        Lead::CallTool { tool: next, .. }
+        | Lead::Check {
+            tool: Some(next), ..
+        } if next != tool => next.to_owned(),
         _ => return envelope,
     };
     if !envelope.details.contains_key(SUGGESTED_ARGUMENTS)
-        && let Some(carried) = input_schema(&tool)
+        && let Some(carried) = input_schema(&next)
             .and_then(|schema| carried(&envelope.details, arguments, &schema))
             .filter(fits)
     {
@@ -60,65 +69,94 @@ pub(crate) fn complete(
     envelope
 }
 
-/// Whether the arguments are small enough to offer.
-fn fits(arguments: &Value) -> bool {
-    arguments.to_string().len() <= MAX_CORRECTED_BYTES
-}
-
-/// `arguments` with `name` in place of the string value it is the nearest
-/// miss of (`fuzzy::suggest`'s measure: the fewest edits, ignoring case);
-/// `None` when no value is a near miss of it, or two are equally near.
+/// `arguments` with `name` in place of the one top-level string value
+/// that is a near miss of it (see the module docs); `None` when none is,
+/// or more than one.
 fn near_miss_fixed(arguments: &Value, name: &str) -> Option<Value> {
     let object = arguments.as_object()?;
     let wanted = name.to_lowercase();
-    let mut missed: Vec<(usize, &String)> = object
-        .iter()
-        .filter_map(|(key, value)| {
-            let sent = value.as_str().filter(|sent| *sent != name)?;
-            crate::model::fuzzy::suggest(sent, [name], 1).pop()?;
-            Some((strsim::osa_distance(&sent.to_lowercase(), &wanted), key))
+    let length = wanted.chars().count();
+    let most = (length / 2).min(2);
+    let mut missed = object.iter().filter(|(_, value)| {
+        value.as_str().is_some_and(|sent| {
+            // Checked first, so a long value costs nothing.
+            sent.chars().count().abs_diff(length) <= most
+                && (1..=most).contains(&strsim::osa_distance(&sent.to_lowercase(), &wanted))
         })
-        .collect();
-    missed.sort();
-    let key = match missed.as_slice() {
-        [(_, key)] => *key,
-        [(nearest, key), (next, _), ..] if nearest < next => *key,
-        _ => return None,
-    };
+    });
+    let (key, _) = missed.next()?;
+    if missed.next().is_some() {
+        return None;
+    }
     let mut fixed = object.clone();
     fixed.insert(key.clone(), Value::from(name));
     Some(Value::Object(fixed))
 }
 
+/// The top-level keywords of a schema that make `properties` and
+/// `required` not the whole story.
+const UNREAD: [&str; 7] = [
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "$ref",
+    "if",
+    "dependentRequired",
+    "dependentSchemas",
+];
+
 /// A value for each name `schema` (a JSON Schema of an object, a tool's
-/// `inputSchema`) lists in `properties`: the one in `details`, else the
-/// one in `arguments`; `None` when a name it lists in `required` has
-/// neither.
+/// `inputSchema`) lists in `properties`: the one in `details` (not
+/// `null`), else the one in `arguments`, when it has the type the property
+/// gives; `None` when a name it lists in `required` has neither, or the
+/// schema is one this does not read whole (see the module docs).
 fn carried(details: &Map<String, Value>, arguments: &Value, schema: &Value) -> Option<Value> {
+    if UNREAD.iter().any(|keyword| schema.get(keyword).is_some()) {
+        return None;
+    }
     let properties = schema.get("properties").and_then(Value::as_object)?;
-    let sent = arguments.as_object();
-    let known = |key: &str| {
-        details
-            .get(key)
-            .filter(|_| key != CORRECTED_ARGUMENTS && key != SUGGESTED_ARGUMENTS)
-            .or_else(|| sent?.get(key))
+    let required: Vec<&str> = match schema.get("required") {
+        None => Vec::new(),
+        Some(Value::Array(names)) => names.iter().map(Value::as_str).collect::<Option<_>>()?,
+        Some(_) => return None,
     };
+    let sent = arguments.as_object();
     let taken: Map<String, Value> = properties
-        .keys()
-        .filter_map(|key| Some((key.clone(), known(key)?.clone())))
+        .iter()
+        .filter_map(|(key, property)| {
+            let detail = details.get(key).filter(|value| {
+                !value.is_null() && key != CORRECTED_ARGUMENTS && key != SUGGESTED_ARGUMENTS
+            });
+            let value = detail.or_else(|| sent?.get(key))?;
+            typed(value, property).then(|| (key.clone(), value.clone()))
+        })
         .collect();
-    let required = schema.get("required").and_then(Value::as_array);
-    let covered = required.is_none_or(|required| {
-        required
-            .iter()
-            .all(|key| key.as_str().is_some_and(|key| taken.contains_key(key)))
-    });
-    covered.then_some(Value::Object(taken))
+    required
+        .iter()
+        .all(|key| taken.contains_key(*key))
+        .then_some(Value::Object(taken))
+}
+
+/// Whether `value` has a JSON type the property's `type` allows (a name or
+/// a list of names; `number` takes an integer); a property without one
+/// allows any.
+fn typed(value: &Value, property: &Value) -> bool {
+    let actual = json_type(value);
+    let allows = |name: &Value| {
+        name.as_str()
+            .is_some_and(|name| name == actual || (name == "number" && actual == "integer"))
+    };
+    match property.get("type") {
+        None => true,
+        Some(Value::Array(names)) => names.iter().any(allows),
+        Some(name) => allows(name),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::argument_error::MAX_CORRECTED_BYTES;
     use crate::model::class::ErrorClass;
     use crate::model::effect::Effect;
     use serde_json::json;
@@ -149,7 +187,7 @@ mod tests {
     #[test]
     fn a_check_tool_gets_the_arguments_it_takes() {
         let sent = json!({"customer_id": "c-4", "item": "chair", "quantity": 2});
-        let envelope = complete(timed_out("list_orders"), &sent, &schemas);
+        let envelope = complete(timed_out("list_orders"), &sent, "failed_tool", &schemas);
         assert_eq!(
             envelope.details[SUGGESTED_ARGUMENTS],
             json!({"customer_id": "c-4"})
@@ -161,7 +199,7 @@ mod tests {
             )
         );
         // A tool that takes nothing is called with nothing.
-        let envelope = complete(timed_out("list_outbox"), &sent, &schemas);
+        let envelope = complete(timed_out("list_outbox"), &sent, "failed_tool", &schemas);
         assert_eq!(envelope.details[SUGGESTED_ARGUMENTS], json!({}));
     }
 
@@ -182,7 +220,7 @@ mod tests {
                 .with_detail("id", "n-5")
                 .with_detail("body", "from the details");
         let sent = json!({"title": "Groceries", "body": "milk, eggs", "folder": "home"});
-        let envelope = complete(exists.clone(), &sent, &schemas);
+        let envelope = complete(exists.clone(), &sent, "failed_tool", &schemas);
         // The server's fact wins over what was sent.
         assert_eq!(
             envelope.details[SUGGESTED_ARGUMENTS],
@@ -191,7 +229,11 @@ mod tests {
         // Without the detail, a required argument is missing: no call.
         let bare = ErrorEnvelope::new(ErrorClass::AlreadyExists, "a note titled Groceries exists")
             .with_suggested_tool("update_note");
-        assert!(complete(bare, &sent, &schemas).details.is_empty());
+        assert!(
+            complete(bare, &sent, "failed_tool", &schemas)
+                .details
+                .is_empty()
+        );
     }
 
     #[test]
@@ -199,16 +241,25 @@ mod tests {
         let sent = json!({"sql": "SELECT 1"});
         let first = ErrorEnvelope::new(ErrorClass::PreconditionFailed, "no database connected")
             .with_suggested_tool("connect");
-        let envelope = complete(first.clone(), &sent, &schemas);
+        let envelope = complete(first.clone(), &sent, "failed_tool", &schemas);
         assert!(envelope.details.is_empty());
         assert_eq!(
             envelope.to_string().lines().next(),
             Some("Call connect now; do not repeat this call unchanged before that.")
         );
         let unknown = first.with_suggested_tool("reconnect");
-        assert!(complete(unknown, &sent, &schemas).details.is_empty());
+        assert!(
+            complete(unknown, &sent, "failed_tool", &schemas)
+                .details
+                .is_empty()
+        );
         // Arguments that are not an object carry nothing a schema requires.
-        let envelope = complete(timed_out("list_orders"), &json!([1]), &schemas);
+        let envelope = complete(
+            timed_out("list_orders"),
+            &json!([1]),
+            "failed_tool",
+            &schemas,
+        );
         assert!(envelope.details.is_empty());
     }
 
@@ -219,7 +270,7 @@ mod tests {
                 .with_fuzzy_matches(vec!["EMPLOYEES".into()])
                 .with_suggested_tool("list_tables");
         let sent = json!({"table": "EMPLOYES", "schema": "HR"});
-        let envelope = complete(missing.clone(), &sent, &schemas);
+        let envelope = complete(missing.clone(), &sent, "failed_tool", &schemas);
         assert_eq!(
             envelope.details[CORRECTED_ARGUMENTS],
             json!({"table": "EMPLOYEES", "schema": "HR"})
@@ -233,14 +284,14 @@ mod tests {
         // Two values the name is a near miss of: the nearer one missed.
         let both = json!({"table": "EMPLOYES", "column": "EMPLOYEE_ID"});
         assert_eq!(
-            complete(missing.clone(), &both, &schemas).details[CORRECTED_ARGUMENTS],
+            complete(missing.clone(), &both, "failed_tool", &schemas).details[CORRECTED_ARGUMENTS],
             json!({"table": "EMPLOYEES", "column": "EMPLOYEE_ID"})
         );
         // Two equally near: which one is meant is a guess, so nothing is
         // offered.
         let tied = json!({"table": "EMPLOYES", "view": "EMPLOYEESS"});
         assert!(
-            complete(missing.clone(), &tied, &schemas)
+            complete(missing.clone(), &tied, "failed_tool", &schemas)
                 .details
                 .is_empty()
         );
@@ -248,11 +299,19 @@ mod tests {
         let two = missing
             .clone()
             .with_fuzzy_matches(vec!["EMPLOYEES".into(), "EMPLOYERS".into()]);
-        assert!(complete(two, &sent, &schemas).details.is_empty());
+        assert!(
+            complete(two, &sent, "failed_tool", &schemas)
+                .details
+                .is_empty()
+        );
         // A server's fault is not the caller's value.
         let server = ErrorEnvelope::new(ErrorClass::Internal, "lookup failed")
             .with_fuzzy_matches(vec!["EMPLOYEES".into()]);
-        assert!(complete(server, &sent, &schemas).details.is_empty());
+        assert!(
+            complete(server, &sent, "failed_tool", &schemas)
+                .details
+                .is_empty()
+        );
     }
 
     #[test]
@@ -261,14 +320,137 @@ mod tests {
             .with_detail(SUGGESTED_ARGUMENTS, json!({"customer_id": "c-1"}));
         let sent = json!({"customer_id": "c-4"});
         assert_eq!(
-            complete(own, &sent, &schemas).details[SUGGESTED_ARGUMENTS],
+            complete(own, &sent, "failed_tool", &schemas).details[SUGGESTED_ARGUMENTS],
             json!({"customer_id": "c-1"})
         );
         let large = json!({"customer_id": "c".repeat(MAX_CORRECTED_BYTES)});
         assert!(
-            complete(timed_out("list_orders"), &large, &schemas)
+            complete(timed_out("list_orders"), &large, "failed_tool", &schemas)
                 .details
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn only_a_whole_value_one_or_two_edits_away_is_replaced() {
+        let missing = |name: &str| {
+            ErrorEnvelope::new(ErrorClass::ObjectNotFound, "not found")
+                .with_fuzzy_matches(vec![name.into()])
+        };
+        let none = |_: &str| None;
+        for sent in [
+            json!({"table": "HR.EMPLOYES"}),
+            json!({"sql": "DESC EMPLOYES"}),
+            json!({"table": "employees"}),
+            json!({"table": 12}),
+        ] {
+            let envelope = complete(missing("EMPLOYEES"), &sent, "describe_table", &none);
+            assert!(envelope.details.is_empty(), "{sent}");
+        }
+        // A value that differs in case only is not the one that missed.
+        let envelope = complete(
+            missing("EMPLOYEES"),
+            &json!({"table": "EMPLOYES", "schema": "employees"}),
+            "describe_table",
+            &none,
+        );
+        assert_eq!(
+            envelope.details[CORRECTED_ARGUMENTS],
+            json!({"table": "EMPLOYEES", "schema": "employees"})
+        );
+        let envelope = complete(
+            missing("CITY"),
+            &json!({"table": "LOCATIONS", "column": "CITYS"}),
+            "find_column",
+            &none,
+        );
+        assert_eq!(
+            envelope.details[CORRECTED_ARGUMENTS],
+            json!({"table": "LOCATIONS", "column": "CITY"})
+        );
+        // Three edits are too many for a name of four characters.
+        let envelope = complete(
+            missing("CITY"),
+            &json!({"table": "LOCATIONS", "column": "CITIES"}),
+            "find_column",
+            &none,
+        );
+        assert!(envelope.details.is_empty());
+        // A short name allows one edit.
+        let envelope = complete(missing("n-1"), &json!({"id": "n-12"}), "get_note", &none);
+        assert_eq!(envelope.details[CORRECTED_ARGUMENTS], json!({"id": "n-1"}));
+        let envelope = complete(missing("n-1"), &json!({"id": "m-12"}), "get_note", &none);
+        assert!(envelope.details.is_empty());
+    }
+
+    #[test]
+    fn the_tool_that_failed_is_not_suggested_again() {
+        let sent = json!({"customer_id": "c-4"});
+        let envelope = complete(timed_out("list_orders"), &sent, "list_orders", &schemas);
+        assert!(envelope.details.is_empty());
+    }
+
+    #[test]
+    fn only_values_of_the_schemas_types_and_no_null_detail() {
+        let schemas = |tool: &str| match tool {
+            "list_orders" => Some(json!({
+                "type": "object",
+                "properties": {"customer_id": {"type": "string"}, "limit": {"type": ["integer", "null"]}},
+                "required": ["customer_id"],
+            })),
+            "by_number" => Some(json!({
+                "properties": {"customer_id": {"type": "number"}},
+                "required": ["customer_id"],
+            })),
+            _ => None,
+        };
+        let envelope = complete(
+            timed_out("list_orders").with_detail("customer_id", Value::Null),
+            &json!({"customer_id": "c-4", "limit": "5"}),
+            "create_order",
+            &schemas,
+        );
+        assert_eq!(
+            envelope.details[SUGGESTED_ARGUMENTS],
+            json!({"customer_id": "c-4"})
+        );
+        let envelope = complete(
+            timed_out("by_number"),
+            &json!({"customer_id": "c-4"}),
+            "create_order",
+            &schemas,
+        );
+        assert!(envelope.details.is_empty());
+        let envelope = complete(
+            timed_out("by_number"),
+            &json!({"customer_id": 4}),
+            "create_order",
+            &schemas,
+        );
+        assert_eq!(
+            envelope.details[SUGGESTED_ARGUMENTS],
+            json!({"customer_id": 4})
+        );
+    }
+
+    #[test]
+    fn a_schema_not_read_whole_gets_nothing() {
+        let sent = json!({"id": "n-1", "name": "ann"});
+        for schema in [
+            // schemars' form of a flattened untagged enum.
+            json!({
+                "type": "object",
+                "properties": {"id": {"type": "string"}},
+                "required": ["id"],
+                "anyOf": [{"properties": {"name": {"type": "string"}}, "required": ["name"]}],
+            }),
+            json!({"$ref": "#/$defs/Lock", "$defs": {"Lock": {"properties": {"id": {}}}}}),
+            json!({"properties": {"id": {}}, "required": "id"}),
+            json!({"properties": {"id": {}}, "required": [1]}),
+        ] {
+            let lookup = move |_: &str| Some(schema.clone());
+            let envelope = complete(timed_out("lock"), &sent, "create_lock", &lookup);
+            assert!(envelope.details.is_empty());
+        }
     }
 }

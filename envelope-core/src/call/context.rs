@@ -78,7 +78,7 @@ pub struct CallContext {
     correlation_id: String,
     behaviour: CallBehaviour,
     cancelled: Option<Cancelled>,
-    arguments: Option<Value>,
+    arguments: Option<Arc<Value>>,
     input_schemas: Option<InputSchemas>,
     /// What carries the call, for its span's conventions.
     #[cfg(feature = "tracing")]
@@ -208,14 +208,15 @@ impl CallContext {
     /// the arguments and the input schemas for every call it routes.
     #[must_use]
     pub fn with_arguments(mut self, arguments: Value) -> Self {
-        self.arguments = Some(arguments);
+        self.arguments = Some(Arc::new(arguments));
         self
     }
 
     /// Sets the lookup of a tool's input schema (its MCP `inputSchema`, a
     /// JSON Schema of an object) by name: a failure that tells the model to
-    /// call another tool gets the arguments of this call that the tool's
-    /// schema lists, when they include every one it requires (see
+    /// call another tool gets, for each argument the tool's schema lists,
+    /// the failure's detail of that name, else this call's argument, when
+    /// together they include every one it requires (see
     /// [`CallContext::with_arguments`]). Asked on a failure only.
     #[must_use]
     pub fn with_input_schemas(
@@ -327,7 +328,8 @@ impl CallContext {
         if let Some(arguments) = &self.arguments {
             let none = |_: &str| None;
             let input_schemas = self.input_schemas.as_deref().unwrap_or(&none);
-            envelope = crate::args::next_call::complete(envelope, arguments, input_schemas);
+            envelope =
+                crate::args::next_call::complete(envelope, arguments, &self.tool, input_schemas);
         }
         if envelope.correlation_id.is_none() {
             envelope = envelope.with_correlation_id(&self.correlation_id);

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use crate::call::CallBehaviour;
-use crate::model::argument_error::{ArgumentError, SUGGESTED_ARGUMENTS};
+use crate::model::argument_error::{ArgumentError, SUGGESTED_ARGUMENTS, offered};
 use crate::model::class::{ErrorClass, Owner};
 use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
@@ -127,11 +127,7 @@ pub(super) fn decide(envelope: &ErrorEnvelope, tool: CallBehaviour) -> Decision 
 fn call_tool(envelope: &ErrorEnvelope, tool: &str) -> NextMove {
     NextMove::CallTool {
         tool: tool.to_owned(),
-        arguments: envelope
-            .details
-            .get(SUGGESTED_ARGUMENTS)
-            .filter(|arguments| arguments.is_object())
-            .cloned(),
+        arguments: offered(&envelope.details, SUGGESTED_ARGUMENTS).cloned(),
     }
 }
 
@@ -156,7 +152,11 @@ fn repeat_is_safe(envelope: &ErrorEnvelope, tool: CallBehaviour) -> bool {
 /// The text to show the model for `envelope` and the host's `next` move,
 /// in the form a server of this crate sends: the envelope's compact JSON
 /// on the first line, then its text (its `Display`) with the move as the
-/// first and the last sentence, an instruction to the model. For example:
+/// first and the last sentence, an instruction to the model. The JSON is
+/// left out when the move is not the one the envelope's own text leads
+/// with (a host that stops repeating a `retryable` failure, waits its own
+/// backoff, or names other arguments), so the facts never contradict the
+/// instruction. For example:
 ///
 /// ```text
 /// {"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table EMPLOYES does not exist","fuzzy_matches":["EMPLOYEES","EMPLOYERS"],"category":"NotFound"}
@@ -166,16 +166,17 @@ fn repeat_is_safe(envelope: &ErrorEnvelope, tool: CallBehaviour) -> bool {
 /// ```
 ///
 /// ```text
-/// {"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","retryable":true,"category":"Technical"}
+/// {"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","retry_after_ms":2000,"category":"Technical","retryable":true,"effect":"unknown"}
 /// Wait 2000 ms, then repeat the same call unchanged.
 /// TIMEOUT: the operation timed out
 /// Wait 2000 ms, then repeat the same call unchanged.
 /// ```
 ///
 /// The envelope's parts are bounded as the host reads them (see
-/// [`read_tool_result`](crate::host::read_tool_result)); the text is cut
-/// to [`MAX_MODEL_TEXT_CHARS`] characters, and the JSON left out when the
-/// two together would be longer.
+/// [`read_tool_result`](crate::host::read_tool_result); arguments of a
+/// next call only up to 1 KiB of JSON); the text is cut to
+/// [`MAX_MODEL_TEXT_CHARS`] characters, and the JSON left out when the two
+/// together would be longer.
 #[must_use]
 pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
     let wait;
@@ -191,18 +192,27 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
             lead @ (Lead::CallWith(_) | Lead::FixArguments) => lead,
             _ => Lead::Class,
         },
-        NextMove::CallTool { tool, .. }
+        NextMove::CallTool { tool, arguments }
             if envelope.effect != Effect::Nothing && !caller(envelope) =>
         {
-            Lead::Check(Some(tool))
+            Lead::Check {
+                tool: Some(tool),
+                arguments: arguments.as_ref(),
+            }
         }
-        NextMove::CallTool { tool, .. } => Lead::CallTool(tool),
+        NextMove::CallTool { tool, arguments } => Lead::CallTool {
+            tool,
+            arguments: arguments.as_ref(),
+        },
         // A near miss the server put in place of the value sent: the call.
         NextMove::PickNearMiss { names } => match Lead::of(envelope) {
             lead @ Lead::CallWith(_) => lead,
             _ => Lead::NearMiss(names),
         },
-        NextMove::Stop if envelope.effect != Effect::Nothing => Lead::Check(None),
+        NextMove::Stop if envelope.effect != Effect::Nothing => Lead::Check {
+            tool: None,
+            arguments: None,
+        },
         // The class's own sentence when it already says not to repeat (and
         // who acts: "ask the user to sign in again").
         NextMove::AskUser | NextMove::Stop if text::says_no_repeat(envelope.error_class.act()) => {
@@ -213,7 +223,12 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
     };
     let text = cut_to(&text::to_string(envelope, &lead), MAX_MODEL_TEXT_CHARS);
     // The facts first and the instruction last, as a server of this crate
-    // sends them (`render::text::blocks`); the JSON only when both fit.
+    // sends them (`render::text::blocks`), when the host does what the
+    // failure asks (a JSON that says "retryable" before a host's "do not
+    // repeat" would contradict it), and when both fit.
+    if lead != Lead::of(envelope) {
+        return text;
+    }
     let json = envelope.json_string();
     if json.chars().count() + 1 + text.chars().count() <= MAX_MODEL_TEXT_CHARS {
         format!("{json}\n{text}")

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::model::lenient::null_as_default;
 
@@ -18,9 +18,29 @@ pub(crate) const FIX_STEP: &str = "fix each argument listed in argument_errors, 
 pub(crate) const CORRECTED_ARGUMENTS: &str = "corrected_arguments";
 
 /// The `details` key of the arguments to call the envelope's
-/// `suggested_tool` with, taken from the failed call's (see `args`'
-/// `next_call.rs`).
+/// `suggested_tool` with, from the failure's details and the failed
+/// call's arguments (see `args`' `next_call.rs`).
 pub(crate) const SUGGESTED_ARGUMENTS: &str = "suggested_arguments";
+
+/// The longest arguments of a next call offered (corrected or suggested),
+/// as compact JSON in bytes; larger ones are not offered, nor shown when
+/// a peer sends them.
+pub(crate) const MAX_CORRECTED_BYTES: usize = 1024;
+
+/// The arguments of a next call that `details` offers under `key`
+/// ([`CORRECTED_ARGUMENTS`] or [`SUGGESTED_ARGUMENTS`]): a JSON object of
+/// at most [`MAX_CORRECTED_BYTES`]. Anything else under the key (a
+/// peer's, a detail of that name) is no call's arguments.
+pub(crate) fn offered<'a>(details: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    details
+        .get(key)
+        .filter(|arguments| arguments.is_object() && fits(arguments))
+}
+
+/// Whether `arguments` are small enough to offer.
+pub(crate) fn fits(arguments: &Value) -> bool {
+    arguments.to_string().len() <= MAX_CORRECTED_BYTES
+}
 
 /// [`FIX_STEP`] in HTTP's words, for a problem details body: a request,
 /// not a tool call, and no `inputSchema`.

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::model::argument_error::{
     ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP, SUGGESTED_ARGUMENTS,
-    json_type, names_list, with_article,
+    json_type, names_list, offered, with_article,
 };
 use crate::model::class::Owner;
 use crate::model::effect::Effect;
@@ -30,6 +30,7 @@ use crate::model::envelope::ErrorEnvelope;
 /// What the model should do first: the lead sentence of the text.
 /// `Postpone`, `AskUser` and `Stop` are the host's decisions only.
 #[cfg_attr(not(feature = "host"), allow(dead_code))]
+#[derive(PartialEq)]
 pub(crate) enum Lead<'a> {
     /// Call the same tool again with these arguments.
     CallWith(&'a Value),
@@ -40,10 +41,17 @@ pub(crate) enum Lead<'a> {
     /// Repeat the call unchanged now.
     Repeat,
     /// Do not repeat: the call may have taken effect; check with this
-    /// tool, or without one, tell the user.
-    Check(Option<&'a str>),
-    /// Call this tool next.
-    CallTool(&'a str),
+    /// tool (with these arguments, when known), or without one, tell the
+    /// user.
+    Check {
+        tool: Option<&'a str>,
+        arguments: Option<&'a Value>,
+    },
+    /// Call this tool next (with these arguments, when known).
+    CallTool {
+        tool: &'a str,
+        arguments: Option<&'a Value>,
+    },
     /// One of these names was meant.
     NearMiss(&'a [String]),
     /// Do not repeat now: it may pass after this wait, longer than the
@@ -64,18 +72,23 @@ impl<'a> Lead<'a> {
     /// a caller's mistake, a tool to call, else the class's sentence.
     pub(crate) fn of(envelope: &'a ErrorEnvelope) -> Self {
         let caller = envelope.error_class.owner() == Owner::Caller;
-        if let Some(arguments) = envelope.details.get(CORRECTED_ARGUMENTS) {
+        let arguments = offered(&envelope.details, SUGGESTED_ARGUMENTS);
+        if let Some(arguments) = offered(&envelope.details, CORRECTED_ARGUMENTS) {
             Lead::CallWith(arguments)
         } else if !envelope.argument_errors.is_empty() {
             Lead::FixArguments
         } else if envelope.retryable {
             envelope.retry_after_ms.map_or(Lead::Repeat, Lead::Wait)
         } else if envelope.effect != Effect::Nothing && !caller {
-            Lead::Check(envelope.suggested_tool.as_deref())
+            let tool = envelope.suggested_tool.as_deref();
+            Lead::Check {
+                tool,
+                arguments: arguments.filter(|_| tool.is_some()),
+            }
         } else if caller && !envelope.fuzzy_matches.is_empty() {
             Lead::NearMiss(&envelope.fuzzy_matches)
         } else if let Some(tool) = &envelope.suggested_tool {
-            Lead::CallTool(tool)
+            Lead::CallTool { tool, arguments }
         } else {
             Lead::Class
         }
@@ -92,7 +105,7 @@ pub(crate) fn write(
     let act = envelope.error_class.act();
     sentence(out, envelope, lead, false)?;
     // The argument problems right under the lead that announces them.
-    let corrected = envelope.details.get(CORRECTED_ARGUMENTS);
+    let corrected = offered(&envelope.details, CORRECTED_ARGUMENTS);
     for problem in &envelope.argument_errors {
         out.write_str("\n- ")?;
         fix(out, problem, corrected)?;
@@ -124,15 +137,15 @@ pub(crate) fn write(
     if let Some(tool) = &envelope.suggested_tool
         && !matches!(
             lead,
-            Lead::CallTool(_) | Lead::Check(Some(_)) | Lead::NearMiss(_)
+            Lead::CallTool { .. } | Lead::Check { tool: Some(_), .. } | Lead::NearMiss(_)
         )
     {
         write!(out, "\nSuggested tool: {tool}")?;
-        with_arguments(out, envelope)?;
+        with_arguments(out, offered(&envelope.details, SUGGESTED_ARGUMENTS))?;
     }
     // A lead that says not to repeat is not contradicted below.
     let no_repeat = match lead {
-        Lead::Check(_) | Lead::Stop | Lead::AskUser | Lead::Postpone(_) => true,
+        Lead::Check { .. } | Lead::Stop | Lead::AskUser | Lead::Postpone(_) => true,
         Lead::Class => says_no_repeat(act) && !act.contains("unchanged"),
         _ => false,
     };
@@ -156,7 +169,10 @@ pub(crate) fn write(
     }
     for (key, value) in &envelope.details {
         match value {
-            _ if key == CORRECTED_ARGUMENTS || key == SUGGESTED_ARGUMENTS => {}
+            // The next call's arguments are in the lead, or in the
+            // suggested tool's line.
+            _ if [CORRECTED_ARGUMENTS, SUGGESTED_ARGUMENTS].contains(&key.as_str())
+                && offered(&envelope.details, key).is_some() => {}
             Value::String(text) => write!(out, "\n{key}: {text}")?,
             other => write!(out, "\n{key}: {other}")?,
         }
@@ -168,7 +184,7 @@ pub(crate) fn write(
     if let Some(id) = &envelope.correlation_id
         && matches!(
             lead,
-            Lead::Check(_) | Lead::AskUser | Lead::Stop | Lead::Class
+            Lead::Check { .. } | Lead::AskUser | Lead::Stop | Lead::Class
         )
     {
         write!(out, "\nCorrelation id: {id}")?;
@@ -204,12 +220,12 @@ fn sentence(
         Lead::FixArguments => out.write_str("Fix these arguments, then call this tool again:")?,
         Lead::Wait(ms) => write!(out, "Wait {ms} ms, then repeat the same call unchanged.")?,
         Lead::Repeat => out.write_str("Repeat the same call unchanged; it may succeed now.")?,
-        Lead::Check(tool) => {
+        Lead::Check { tool, arguments } => {
             out.write_str("Do not repeat this call: it may already have taken effect.")?;
             match tool {
                 Some(tool) => {
                     write!(out, " Call {tool}")?;
-                    with_arguments(out, envelope)?;
+                    with_arguments(out, *arguments)?;
                     out.write_str(" now to check whether it did.")?;
                 }
                 // No tool to check with: the model cannot check, so it
@@ -217,9 +233,9 @@ fn sentence(
                 None => out.write_str(" Tell the user it failed and may have taken effect.")?,
             }
         }
-        Lead::CallTool(tool) => {
+        Lead::CallTool { tool, arguments } => {
             write!(out, "Call {tool}")?;
-            with_arguments(out, envelope)?;
+            with_arguments(out, *arguments)?;
             out.write_str(" now; do not repeat this call unchanged before that.")?;
         }
         Lead::NearMiss(names) => {
@@ -244,12 +260,11 @@ fn sentence(
     Ok(())
 }
 
-/// ` with ARGUMENTS`, the arguments to call the suggested tool with, when
-/// the envelope has them (a JSON object; anything else is no call's).
-fn with_arguments(out: &mut impl fmt::Write, envelope: &ErrorEnvelope) -> fmt::Result {
-    match envelope.details.get(SUGGESTED_ARGUMENTS) {
-        Some(arguments) if arguments.is_object() => write!(out, " with {arguments}"),
-        _ => Ok(()),
+/// ` with ARGUMENTS`, the arguments to call a tool with, when known.
+fn with_arguments(out: &mut impl fmt::Write, arguments: Option<&Value>) -> fmt::Result {
+    match arguments {
+        Some(arguments) => write!(out, " with {arguments}"),
+        None => Ok(()),
     }
 }
 

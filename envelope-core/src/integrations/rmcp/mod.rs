@@ -462,15 +462,15 @@ impl<S: Send + Sync + 'static> Router<S> {
         };
         let cancelled = request.ct.clone();
         let tools = Arc::clone(&self.tools);
-        let mut call = CallContext::identified(name, id)
+        // No `arguments` member is no arguments.
+        let arguments = context.arguments.clone().unwrap_or_default();
+        let call = CallContext::identified(name, id)
             .with_cancellation(move || cancelled.is_cancelled())
+            .with_arguments(Value::Object(arguments))
             .with_input_schemas(move |tool| {
                 let schema = &tools.get(tool)?.input_schema;
                 Some(Value::Object(schema.as_ref().clone()))
             });
-        if let Some(arguments) = &context.arguments {
-            call = call.with_arguments(Value::Object(arguments.clone()));
-        }
         #[cfg(feature = "tracing")]
         let call = call.over(crate::call::span::Transport::Mcp);
         let (call, key) = match keyed {
