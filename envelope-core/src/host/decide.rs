@@ -46,9 +46,9 @@ pub enum NextMove {
         /// The tool's name.
         tool: String,
         /// The arguments to call it with, when the failure gives them
-        /// (`details.suggested_arguments`, a JSON object, which the server
-        /// took from the failed call's arguments); `None` leaves them to
-        /// the model.
+        /// (`details.suggested_arguments`: a JSON object of at most 1 KiB,
+        /// which the server took from the failure's details and the failed
+        /// call's arguments); `None` leaves them to the model.
         arguments: Option<serde_json::Value>,
     },
     /// The call named something that does not exist; one of these names
