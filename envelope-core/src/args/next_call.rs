@@ -29,7 +29,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::argument_error::{CORRECTED_ARGUMENTS, SUGGESTED_ARGUMENTS, fits, json_type};
+use crate::model::argument_error::{
+    CORRECTED_ARGUMENTS, NEXT_CALL_KEYS, SUGGESTED_ARGUMENTS, fits, json_type,
+};
 use crate::model::class::Owner;
 use crate::model::envelope::ErrorEnvelope;
 use crate::render::text::Lead;
@@ -124,9 +126,9 @@ fn carried(details: &Map<String, Value>, arguments: &Value, schema: &Value) -> O
     let taken: Map<String, Value> = properties
         .iter()
         .filter_map(|(key, property)| {
-            let detail = details.get(key).filter(|value| {
-                !value.is_null() && key != CORRECTED_ARGUMENTS && key != SUGGESTED_ARGUMENTS
-            });
+            let detail = details
+                .get(key)
+                .filter(|value| !value.is_null() && !NEXT_CALL_KEYS.contains(&key.as_str()));
             let value = detail.or_else(|| sent?.get(key))?;
             typed(value, property).then(|| (key.clone(), value.clone()))
         })

@@ -231,7 +231,7 @@ pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
     }
     let json = envelope.json_string();
     if json.chars().count() + 1 + text.chars().count() <= MAX_MODEL_TEXT_CHARS {
-        format!("{json}\n{text}")
+        text::join(&json, &text)
     } else {
         text
     }

@@ -22,6 +22,9 @@ pub(crate) const CORRECTED_ARGUMENTS: &str = "corrected_arguments";
 /// call's arguments (see `args`' `next_call.rs`).
 pub(crate) const SUGGESTED_ARGUMENTS: &str = "suggested_arguments";
 
+/// The `details` keys of a next call's arguments.
+pub(crate) const NEXT_CALL_KEYS: [&str; 2] = [CORRECTED_ARGUMENTS, SUGGESTED_ARGUMENTS];
+
 /// The longest arguments of a next call offered (corrected or suggested),
 /// as compact JSON in bytes; larger ones are not offered, nor shown when
 /// a peer sends them.

@@ -20,8 +20,8 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::model::argument_error::{
-    ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP, SUGGESTED_ARGUMENTS,
-    json_type, names_list, offered, with_article,
+    ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP, NEXT_CALL_KEYS,
+    SUGGESTED_ARGUMENTS, json_type, names_list, offered, with_article,
 };
 use crate::model::class::Owner;
 use crate::model::effect::Effect;
@@ -171,7 +171,7 @@ pub(crate) fn write(
         match value {
             // The next call's arguments are in the lead, or in the
             // suggested tool's line.
-            _ if [CORRECTED_ARGUMENTS, SUGGESTED_ARGUMENTS].contains(&key.as_str())
+            _ if NEXT_CALL_KEYS.contains(&key.as_str())
                 && offered(&envelope.details, key).is_some() => {}
             Value::String(text) => write!(out, "\n{key}: {text}")?,
             other => write!(out, "\n{key}: {other}")?,
@@ -373,7 +373,14 @@ pub(crate) fn blocks(envelope: &ErrorEnvelope) -> [String; 2] {
 
 /// [`blocks`] as one text, joined by a newline: a tool result's `content`.
 pub(crate) fn joined(envelope: &ErrorEnvelope) -> String {
-    blocks(envelope).join("\n")
+    let [json, text] = blocks(envelope);
+    join(&json, &text)
+}
+
+/// The two parts of what a model reads as one text: the JSON, a newline,
+/// the text (also the host's `model_text`, with its own text).
+pub(crate) fn join(json: &str, text: &str) -> String {
+    format!("{json}\n{text}")
 }
 
 /// The text of `envelope` with `lead` first, as a string.
