@@ -57,6 +57,7 @@ pub use crate::call::rate_limit;
 #[allow(unused_imports)] // none without an integration feature
 pub use crate::integrations::*;
 pub use crate::model::fuzzy;
+pub use crate::model::next_move::{Attempt, NextMove};
 pub use crate::model::tool_result::ToolResult;
 pub use crate::model::variant_spec::VariantSpec;
 #[cfg(feature = "http")]

@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use envelope_core::host::{self, NextMove};
+use envelope_core::host;
+use envelope_core::NextMove;
 use envelope_core::{
     ArgumentError, ArgumentErrorKind, CallBehaviour, Effect, Envelope, ErrorClass, ErrorEnvelope,
 };
@@ -74,7 +75,7 @@ fn the_sep_3313_object() {
     );
     assert_eq!(
         host::next_move(&envelope, CallBehaviour::default(), 1),
-        NextMove::Stop
+        NextMove::Check { tool: None, arguments: None }
     );
 
     // governance: a person must act; the guidance is what the model reads.
@@ -103,7 +104,7 @@ fn the_sep_3313_object() {
     assert!(!capability.retryable);
     assert_eq!(
         host::next_move(&capability, CallBehaviour::READ, 1),
-        NextMove::FixArguments { problems: vec![] }
+        NextMove::FixArguments { problems: vec![], arguments: None }
     );
 
     // A code naming a class of ours of the same SEP class is that class;
@@ -133,11 +134,12 @@ fn the_sep_3313_object() {
     .unwrap();
     assert_eq!(broken.error_class, ErrorClass::Internal);
     assert_eq!(broken.code.as_deref(), Some("TIMEOUT"));
+    // A read changed nothing: no check, the class's own sentence.
     let next = host::next_move(&broken, CallBehaviour::READ, 1);
     assert_eq!(next, NextMove::Stop);
     assert_eq!(
         instruction(&broken, &host::model_text(&broken, &next)),
-        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL (TIMEOUT): the index is corrupt\nNext step: tell the user the index must be rebuilt\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
+        "Do not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed.\nINTERNAL (TIMEOUT): the index is corrupt\nNext step: tell the user the index must be rebuilt\nDo not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed."
     );
     let unknown = host::read_tool_result(&sep_result("odd", json!({"class": "weather"}))).unwrap();
     assert_eq!(unknown.error_class, ErrorClass::Unknown);
@@ -156,7 +158,7 @@ fn plain_text_is_unknown_and_cut() {
     );
     let long = "x".repeat(host::MAX_TEXT_CHARS + 10);
     let envelope = host::read_tool_result(&text_result(&long)).unwrap();
-    assert_eq!(envelope.message.chars().count(), host::MAX_TEXT_CHARS + 1);
+    assert_eq!(envelope.message.chars().count(), host::MAX_TEXT_CHARS);
     assert!(envelope.message.ends_with('…'));
     let empty = host::read_tool_result(&json!({"content": [], "isError": true})).unwrap();
     assert_eq!(empty.message, "the tool failed and said nothing more");
@@ -192,7 +194,8 @@ fn sdk_texts() {
     assert_eq!(
         host::next_move(&envelope, CallBehaviour::default(), 1),
         NextMove::FixArguments {
-            problems: envelope.argument_errors.clone()
+            arguments: None,
+            problems: envelope.argument_errors.clone(),
         }
     );
 }
@@ -296,7 +299,7 @@ fn http_problem_details_and_bare_statuses() {
     );
     assert_eq!(
         host::next_move(&bare, CallBehaviour::default(), 1),
-        NextMove::Stop
+        NextMove::Check { tool: None, arguments: None }
     );
 }
 
@@ -337,10 +340,13 @@ fn the_next_move_rules() {
     assert_eq!(timeout.effect, Effect::Unknown);
     assert_eq!(
         host::next_move(&timeout, CallBehaviour::default(), 1),
-        NextMove::Stop
+        NextMove::Check { tool: None, arguments: None }
     );
     assert_eq!(
-        instruction(&timeout, &host::model_text(&timeout, &NextMove::Stop)),
+        instruction(
+            &timeout,
+            &host::model_text(&timeout, &NextMove::Check { tool: None, arguments: None })
+        ),
         "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: the export timed out\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
     // With a tool to check with, and the arguments the server took for it
@@ -352,8 +358,8 @@ fn the_next_move_rules() {
     let next = host::next_move(&checked, CallBehaviour::default(), 1);
     assert_eq!(
         next,
-        NextMove::CallTool {
-            tool: "list_exports".into(),
+        NextMove::Check {
+            tool: Some("list_exports".into()),
             arguments: Some(json!({"folder": "q3"})),
         }
     );
@@ -365,24 +371,26 @@ fn the_next_move_rules() {
             checked.to_json_string()
         )
     );
-    // The text names the move's arguments, not the envelope's: a host
-    // that leaves them to the model says only the tool, and shows no JSON
-    // that names them.
-    let bare = NextMove::CallTool {
-        tool: "list_exports".into(),
+    // The text names the move's arguments, not the envelope's: a move
+    // that leaves them to the model says only the tool, after the facts.
+    let bare = NextMove::Check {
+        tool: Some("list_exports".into()),
         arguments: None,
     };
     let lead = "Do not repeat this call: it may already have taken effect. Call list_exports now to check whether it did.";
     assert_eq!(
         host::model_text(&checked, &bare),
-        format!("{lead}\nTIMEOUT: the export timed out\n{lead}")
+        format!(
+            "{}\n{lead}\nTIMEOUT: the export timed out\n{lead}",
+            checked.to_json_string()
+        )
     );
     // Arguments that are not an object are not a call's.
     let odd = checked.with_detail("suggested_arguments", "q3");
     assert_eq!(
         host::next_move(&odd, CallBehaviour::default(), 1),
-        NextMove::CallTool {
-            tool: "list_exports".into(),
+        NextMove::Check {
+            tool: Some("list_exports".into()),
             arguments: None,
         }
     );
@@ -396,7 +404,10 @@ fn the_next_move_rules() {
                 after: Duration::from_secs(2)
             }
         );
-        assert_eq!(host::next_move(&timeout, tool, 4), NextMove::Stop);
+        assert_eq!(
+            host::next_move(&timeout, tool, 4),
+            NextMove::Exhausted { attempts: 4 }
+        );
     }
     let policy = host::RetryPolicy::default();
     assert_eq!(policy.backoff(1), Duration::from_secs(1));
@@ -415,7 +426,7 @@ fn the_next_move_rules() {
     let conflict = ErrorEnvelope::new(ErrorClass::Conflict, "the note changed");
     assert_eq!(
         host::next_move(&conflict, CallBehaviour::default(), 1),
-        NextMove::FixArguments { problems: vec![] }
+        NextMove::FixArguments { problems: vec![], arguments: None }
     );
     let args = envelope_core::args::invalid_arguments(vec![
         ArgumentError::new(ArgumentErrorKind::UnknownField, "/colum")
@@ -523,7 +534,7 @@ fn other_frameworks_validation_bodies() {
     .unwrap();
     assert_eq!(envelope.error_class, ErrorClass::InvalidArguments);
     assert!(
-        matches!(host::next_move(&envelope, CallBehaviour::READ, 1), NextMove::FixArguments { problems } if problems.len() == 1)
+        matches!(host::next_move(&envelope, CallBehaviour::READ, 1), NextMove::FixArguments { problems, .. } if problems.len() == 1)
     );
 }
 
@@ -586,11 +597,11 @@ fn the_policy_bounds_every_wait() {
         );
     }
     let far = limited(3 * 86_400_000);
-    // The host does not wait what the failure asks: no JSON that says
-    // "retryable" before its "do not repeat".
+    // The host does not wait what the failure asks: its policy's move,
+    // after the same facts the server sent.
     assert_eq!(
         host::model_text(&far, &host::next_move(&far, CallBehaviour::default(), 1)),
-        "Do not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it.\nRATE_LIMITED: slow down\nDo not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it."
+        "{\"isError\":true,\"error_class\":\"RATE_LIMITED\",\"message\":\"slow down\",\"retry_after_ms\":259200000,\"category\":\"Technical\",\"retryable\":true}\nDo not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it.\nRATE_LIMITED: slow down\nDo not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it."
     );
     // A Retry-After of centuries, as seconds and as a date.
     for retry_after in ["99999999999", "Fri, 31 Dec 9999 23:59:59 GMT"] {
@@ -616,7 +627,7 @@ fn the_policy_bounds_every_wait() {
     );
     assert_eq!(
         policy.next_move(&limited(1_000), CallBehaviour::default(), 2),
-        NextMove::Stop
+        NextMove::Exhausted { attempts: 2 }
     );
     assert_eq!(policy.backoff(10), Duration::from_secs(30));
     assert_eq!(
@@ -667,7 +678,7 @@ fn retries_jitter_and_budget() {
     }
     assert_eq!(
         retries.next_move(&busy, CallBehaviour::default(), 1),
-        NextMove::Stop
+        NextMove::Exhausted { attempts: 1 }
     );
     assert_eq!(retries.repeats(), 2);
     assert_eq!(retries.waited(), Duration::from_secs(3));
@@ -681,13 +692,13 @@ fn retries_jitter_and_budget() {
     ));
     assert_eq!(
         retries.next_move(&long, CallBehaviour::default(), 1),
-        NextMove::Stop
+        NextMove::Exhausted { attempts: 1 }
     );
     // Moves that are not repeats are not counted.
     let missing = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "no such note");
     assert_eq!(
         retries.next_move(&missing, CallBehaviour::default(), 1),
-        NextMove::FixArguments { problems: vec![] }
+        NextMove::FixArguments { problems: vec![], arguments: None }
     );
     assert_eq!(retries.repeats(), 1);
 }
@@ -710,18 +721,18 @@ fn a_peers_text_is_bounded() {
     });
     let result = json!({"content": [{"type": "text", "text": "x"}], "structuredContent": peer, "isError": true});
     let envelope = host::read_tool_result(&result).unwrap();
-    assert_eq!(envelope.message.chars().count(), host::MAX_TEXT_CHARS + 1);
+    assert_eq!(envelope.message.chars().count(), host::MAX_TEXT_CHARS);
     assert_eq!(envelope.next_steps.len(), host::MAX_ITEMS);
     assert!(
         envelope
             .next_steps
             .iter()
-            .all(|step| step.chars().count() == host::MAX_STEP_CHARS + 1)
+            .all(|step| step.chars().count() == host::MAX_STEP_CHARS)
     );
     assert_eq!(envelope.fuzzy_matches.len(), host::MAX_ITEMS);
     assert_eq!(
         envelope.code.as_deref().unwrap().chars().count(),
-        host::MAX_NAME_CHARS + 1
+        host::MAX_NAME_CHARS
     );
     assert_eq!(envelope.argument_errors.len(), host::MAX_ARGUMENT_ERRORS);
     assert_eq!(
@@ -733,17 +744,17 @@ fn a_peers_text_is_bounded() {
     for tool in [CallBehaviour::READ, CallBehaviour::default()] {
         let next = host::next_move(&envelope, tool, 1);
         assert!(
-            host::model_text(&envelope, &next).chars().count() <= host::MAX_MODEL_TEXT_CHARS + 1
+            host::model_text(&envelope, &next).chars().count() <= host::MAX_MODEL_TEXT_CHARS
         );
     }
     // model_text bounds an envelope the host built itself, too.
     let own = ErrorEnvelope::new(ErrorClass::ObjectNotFound, huge.clone())
         .with_fuzzy_matches(vec![long.clone(); 1000]);
     let next = host::next_move(&own, CallBehaviour::READ, 1);
-    assert!(host::model_text(&own, &next).chars().count() <= host::MAX_MODEL_TEXT_CHARS + 1);
+    assert!(host::model_text(&own, &next).chars().count() <= host::MAX_MODEL_TEXT_CHARS);
     // The same through a JSON-RPC error's data and problem details.
     let read = host::read_jsonrpc_error(-32000, &huge, Some(&peer));
-    assert_eq!(read.message.chars().count(), host::MAX_TEXT_CHARS + 1);
+    assert_eq!(read.message.chars().count(), host::MAX_TEXT_CHARS);
     let body = json!({"status": 400, "detail": huge, "errors": vec![json!({"pointer": "/a", "detail": long}); 1000]}).to_string();
     let read = host::read_http(400, None, None, body.as_bytes()).unwrap();
     assert_eq!(read.argument_errors.len(), host::MAX_ARGUMENT_ERRORS);
@@ -780,7 +791,7 @@ fn what_hostile_peers_found() {
         envelope
             .argument_errors
             .iter()
-            .all(|problem| problem.path.chars().count() <= host::MAX_NAME_CHARS + 1)
+            .all(|problem| problem.path.chars().count() <= host::MAX_NAME_CHARS)
     );
     let short = host::read_jsonrpc_error(
         -32602,
@@ -911,7 +922,7 @@ fn deep_input_on_a_small_stack() {
     assert!(json.starts_with(r#"{"isError":true,"error_class":"INTERNAL","message":"deep""#));
     assert_eq!(
         text,
-        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL: deep\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
+        "Do not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed.\nINTERNAL: deep\nDo not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed."
     );
     assert_eq!(data, ErrorClass::Unknown);
     assert_eq!(http, ErrorClass::InvalidArguments);

@@ -1,6 +1,8 @@
-//! The classes a variant may name, as the derive knows them: a mirror of
-//! the runtime's `ErrorClass` tables (a proc-macro crate cannot depend on
-//! the runtime), checked against it by the tests below.
+//! The classes a variant may name, as the derive knows them: the rows of
+//! the runtime's own class table (`classes.rs`, a symbolic link to
+//! `envelope-core/src/model/classes.rs`, included below), read by a
+//! `classes!` of the derive's that keeps the facts it checks at compile
+//! time (a proc-macro crate cannot depend on the runtime).
 
 use syn::Ident;
 
@@ -19,80 +21,78 @@ pub(crate) enum Owner {
     User,
 }
 
-/// Every `ErrorClass` but `Unknown`, which only deserialization produces.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Class {
-    InvalidArguments,
-    SyntaxError,
-    RuntimeError,
-    ObjectNotFound,
-    AlreadyExists,
-    PreconditionFailed,
-    Conflict,
-    Unauthenticated,
-    InteractionRequired,
-    InsufficientPrivilege,
-    PolicyDenied,
-    Unsupported,
-    RateLimited,
-    QuotaExceeded,
-    Busy,
-    Timeout,
-    Transient,
-    ConnectionFailed,
-    Cancelled,
-    Internal,
+/// The derive's reading of the class table: the enum (every row, `Unknown`
+/// last), its rows in order and the facts the derive checks. The table's
+/// other columns (wire names, texts, statuses) are the runtime's alone.
+macro_rules! classes {
+    (
+        $(#[$enum_attr:meta])*
+        pub enum $name:ident;
+        $(
+            $(#[$attr:meta])*
+            $variant:ident = $wire:literal {
+                owner: $owner:ident, person: $person:ident, retryable: $retryable:ident, category: $category:ident,
+                http: $http:literal, effect: $effect:ident,
+                tool_failure: $tool_failure:literal, log: $log:ident, title: $title:literal,
+                act: $act:literal, message: $message:literal, $(step: $step:literal,)?
+            }
+        )*
+    ) => {
+        /// Every `ErrorClass`, as the derive names it.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        pub(crate) enum Class {
+            $($variant,)*
+        }
+
+        impl Class {
+            /// Every row of the table, in its order.
+            const ROWS: &'static [Class] = &[$(Class::$variant),*];
+
+            /// The Rust variant name: `ObjectNotFound`.
+            const fn variant_name(self) -> &'static str {
+                match self { $(Class::$variant => stringify!($variant),)* }
+            }
+
+            /// Who has to act, as `ErrorClass::owner` returns it. Without a
+            /// `message`, a server-owned class gets its generic text, not
+            /// `Display`.
+            pub fn owner(self) -> Owner {
+                match self { $(Class::$variant => Owner::$owner,)* }
+            }
+
+            /// The category used when a variant names none, as
+            /// `ErrorClass::default_category` returns it; the derive writes
+            /// it into the code instead of a call per variant.
+            pub fn default_category(self) -> Category {
+                match self { $(Class::$variant => Category::$category,)* }
+            }
+
+            /// The effect a failure of this class has when a variant names
+            /// none, as `ErrorClass::default_effect` returns it; the derive
+            /// needs it to check `retryable = true` at compile time.
+            pub fn default_effect(self) -> Effect {
+                match self { $(Class::$variant => Effect::$effect,)* }
+            }
+        }
+    };
 }
+
+include!("classes.rs");
+
+/// The classes an attribute may name: every row but the last, `Unknown`,
+/// which only deserialization produces.
+const NAMEABLE: &[Class] = match Class::ROWS.split_last() {
+    Some((Class::Unknown, nameable)) => nameable,
+    _ => panic!("the class table's last row must be `Unknown`"),
+};
 
 impl Named for Class {
     const KEY: &'static str = "class";
     const ENUM: &'static str = "ErrorClass";
-    const ALL: &'static [Class] = &[
-        Class::InvalidArguments,
-        Class::SyntaxError,
-        Class::RuntimeError,
-        Class::ObjectNotFound,
-        Class::AlreadyExists,
-        Class::PreconditionFailed,
-        Class::Conflict,
-        Class::Unauthenticated,
-        Class::InteractionRequired,
-        Class::InsufficientPrivilege,
-        Class::PolicyDenied,
-        Class::Unsupported,
-        Class::RateLimited,
-        Class::QuotaExceeded,
-        Class::Busy,
-        Class::Timeout,
-        Class::Transient,
-        Class::ConnectionFailed,
-        Class::Cancelled,
-        Class::Internal,
-    ];
+    const ALL: &'static [Class] = NAMEABLE;
 
     fn name(self) -> &'static str {
-        match self {
-            Class::InvalidArguments => "InvalidArguments",
-            Class::SyntaxError => "SyntaxError",
-            Class::RuntimeError => "RuntimeError",
-            Class::ObjectNotFound => "ObjectNotFound",
-            Class::AlreadyExists => "AlreadyExists",
-            Class::PreconditionFailed => "PreconditionFailed",
-            Class::Conflict => "Conflict",
-            Class::Unauthenticated => "Unauthenticated",
-            Class::InteractionRequired => "InteractionRequired",
-            Class::InsufficientPrivilege => "InsufficientPrivilege",
-            Class::PolicyDenied => "PolicyDenied",
-            Class::Unsupported => "Unsupported",
-            Class::RateLimited => "RateLimited",
-            Class::QuotaExceeded => "QuotaExceeded",
-            Class::Busy => "Busy",
-            Class::Timeout => "Timeout",
-            Class::Transient => "Transient",
-            Class::ConnectionFailed => "ConnectionFailed",
-            Class::Cancelled => "Cancelled",
-            Class::Internal => "Internal",
-        }
+        self.variant_name()
     }
 
     /// A category name written as a class points at the class whose
@@ -119,89 +119,6 @@ impl Named for Class {
 }
 
 impl Class {
-    /// Who has to act, as `ErrorClass::owner` returns it. Without a
-    /// `message`, a server-owned class gets its generic text, not `Display`.
-    pub fn owner(self) -> Owner {
-        match self {
-            Class::Busy
-            | Class::Timeout
-            | Class::Transient
-            | Class::ConnectionFailed
-            | Class::Internal => Owner::Server,
-            Class::InteractionRequired => Owner::User,
-            Class::InvalidArguments
-            | Class::SyntaxError
-            | Class::RuntimeError
-            | Class::ObjectNotFound
-            | Class::AlreadyExists
-            | Class::PreconditionFailed
-            | Class::Conflict
-            | Class::Unauthenticated
-            | Class::InsufficientPrivilege
-            | Class::PolicyDenied
-            | Class::Unsupported
-            | Class::RateLimited
-            | Class::QuotaExceeded
-            | Class::Cancelled => Owner::Caller,
-        }
-    }
-
-    /// The category used when a variant names none, as
-    /// `ErrorClass::default_category` returns it; the derive writes it
-    /// into the code instead of a call per variant.
-    pub fn default_category(self) -> Category {
-        match self {
-            Class::InvalidArguments
-            | Class::SyntaxError
-            | Class::RuntimeError
-            | Class::PolicyDenied
-            | Class::Unsupported => Category::Validation,
-            Class::ObjectNotFound => Category::NotFound,
-            Class::AlreadyExists => Category::Duplicate,
-            Class::PreconditionFailed
-            | Class::Conflict
-            | Class::Unauthenticated
-            | Class::InteractionRequired
-            | Class::InsufficientPrivilege => Category::WorkflowDependency,
-            Class::RateLimited
-            | Class::QuotaExceeded
-            | Class::Busy
-            | Class::Timeout
-            | Class::Transient
-            | Class::ConnectionFailed
-            | Class::Cancelled
-            | Class::Internal => Category::Technical,
-        }
-    }
-
-    /// The effect a failure of this class has when a variant names none,
-    /// as `ErrorClass::default_effect` returns it; the derive needs it to
-    /// check `retryable = true` at compile time.
-    pub fn default_effect(self) -> Effect {
-        match self {
-            Class::RuntimeError
-            | Class::Timeout
-            | Class::Transient
-            | Class::ConnectionFailed
-            | Class::Cancelled
-            | Class::Internal => Effect::Unknown,
-            Class::InvalidArguments
-            | Class::SyntaxError
-            | Class::ObjectNotFound
-            | Class::AlreadyExists
-            | Class::PreconditionFailed
-            | Class::Conflict
-            | Class::Unauthenticated
-            | Class::InteractionRequired
-            | Class::InsufficientPrivilege
-            | Class::PolicyDenied
-            | Class::Unsupported
-            | Class::RateLimited
-            | Class::QuotaExceeded
-            | Class::Busy => Effect::Nothing,
-        }
-    }
-
     /// The first class (in `ALL` order) whose default category is
     /// `category`, for hints; `None` for one no class defaults to
     /// (`MissingContext`).
@@ -246,40 +163,18 @@ impl Class {
 mod tests {
     use super::*;
 
-    /// The runtime's nameable classes, in its order.
-    fn runtime() -> Vec<envelope::ErrorClass> {
-        envelope::ErrorClass::ALL
-            .iter()
-            .copied()
-            .filter(|class| *class != envelope::ErrorClass::Unknown)
-            .collect()
-    }
-
-    /// The derive's classes are exactly the runtime's, in its order, and
-    /// each has the runtime's owner, default category and default effect.
+    /// The table's rows are the runtime's classes, in its order, and the
+    /// derive reads the same facts from them (one file, so this holds by
+    /// construction; the test guards the include).
     #[test]
-    fn classes_mirror_the_runtime() {
-        let runtime = runtime();
-        let ours: Vec<&str> = Class::names();
-        let theirs: Vec<&str> = runtime.iter().map(|class| class.name()).collect();
-        assert_eq!(ours, theirs);
-        for (class, theirs) in Class::ALL.iter().zip(&runtime) {
-            assert_eq!(
-                format!("{:?}", class.owner()),
-                format!("{:?}", theirs.owner()),
-                "{class:?}"
-            );
-            assert_eq!(
-                class.default_category().name(),
-                theirs.default_category().as_str(),
-                "{class:?}"
-            );
-            assert_eq!(
-                class.default_effect().name(),
-                format!("{:?}", theirs.default_effect()),
-                "{class:?}"
-            );
-        }
+    fn the_table_is_the_runtimes() {
+        let theirs: Vec<&str> = envelope::ErrorClass::ALL
+            .iter()
+            .map(|class| class.name())
+            .collect();
+        let rows: Vec<&str> = Class::ROWS.iter().map(|class| class.name()).collect();
+        assert_eq!(rows, theirs);
+        assert_eq!(Class::names(), theirs[..theirs.len() - 1]);
     }
 
     #[test]

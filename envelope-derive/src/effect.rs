@@ -39,7 +39,16 @@ impl Named for Effect {
     }
 }
 
+include!("repeat_rule.rs");
+
 impl Effect {
+    /// Whether a blind repeat of a failure with this effect is safe, for
+    /// an operation that is `idempotent` or not: the runtime's rule
+    /// (`Effect::allows_repeat`), from the same file.
+    pub fn allows_repeat(self, idempotent: bool) -> bool {
+        repeat_is_safe(self == Effect::Nothing, idempotent)
+    }
+
     /// As the attribute and messages write it: `unknown`.
     pub fn spelling(self) -> String {
         self.name().to_lowercase()

@@ -614,8 +614,7 @@ fn retry(
     let retryable = own.retryable.or(container.retryable);
     let effective_effect = effect.unwrap_or_else(|| class.default_effect());
     if let Some((true, span)) = retryable
-        && effective_effect != Effect::Nothing
-        && !idempotent
+        && !effective_effect.allows_repeat(idempotent)
     {
         let why = match effect {
             Some(_) => format!("its effect is `{}`", effective_effect.spelling()),

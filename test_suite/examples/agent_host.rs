@@ -27,7 +27,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use envelope::CallBehaviour;
-use envelope::host::{self, NextMove};
+use envelope::host;
+use envelope::NextMove;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, MetaObject, RequestMetaObject};
 use serde_json::{Map, Value, json};
@@ -123,7 +124,11 @@ pub async fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>>
             };
             writeln!(out, "host: {}", failure.model_text)?;
             match failure.next {
-                NextMove::FixArguments { problems } => {
+                NextMove::FixArguments {
+                    arguments: Some(Value::Object(corrected)),
+                    ..
+                } => arguments = corrected,
+                NextMove::FixArguments { problems, .. } => {
                     if !fix(&mut arguments, &problems) {
                         writeln!(out, "host: the model cannot fix this; it moves on")?;
                         break;

@@ -11,7 +11,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use envelope::host::{self, NextMove, Retries, RetryPolicy};
+use envelope::NextMove;
+use envelope::host::{self, Retries, RetryPolicy};
 use envelope::idempotency::{MemoryStore, SqliteStore, Store};
 use envelope::rmcp::Idempotency;
 use envelope::{Envelope, ErrorClass, ErrorEnvelope};
@@ -253,7 +254,7 @@ async fn refusals_write_nothing() {
             host::behaviour_of(&client.list_all_tools().await.unwrap()[0]),
             1
         ),
-        NextMove::FixArguments { problems: vec![] }
+        NextMove::FixArguments { problems: vec![], arguments: None }
     );
     assert_eq!(rows(&path), 1);
 }

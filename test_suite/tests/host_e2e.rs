@@ -40,7 +40,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 
-use envelope::host::{self, NextMove};
+use envelope::host;
+use envelope::NextMove;
 use envelope::{CallBehaviour, Envelope, ErrorEnvelope};
 
 /// The versions `.ci/run` installs; another one is treated as missing.
@@ -377,6 +378,7 @@ async fn python_sdk_server() {
         )
     };
     let fix_n = NextMove::FixArguments {
+        arguments: None,
         problems: vec![
             envelope::ArgumentError::new(envelope::ArgumentErrorKind::WrongType, "/n")
                 .with_expected("a valid integer")
@@ -414,7 +416,7 @@ async fn python_sdk_server() {
             Some(String::from(
                 r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"nope\"","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#,
             )),
-            Some(NextMove::FixArguments { problems: vec![] }),
+            Some(NextMove::FixArguments { problems: vec![], arguments: None }),
         ),
         (
             "python_mcp_error",
@@ -571,6 +573,7 @@ async fn fastmcp_server() {
                 r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"1 problem in the arguments: /n must be a valid integer, got a string","next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":[{"path":"/n","kind":"wrong_type","expected":"a valid integer","received":"string"}]}"#,
             )),
             Some(NextMove::FixArguments {
+                arguments: None,
                 problems: vec![wrong_type("/n", "a valid integer")],
             }),
         ),
@@ -582,6 +585,7 @@ async fn fastmcp_server() {
                 r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"2 problems in the arguments: /choice must be a valid integer, got a string; /choice must be a valid list, got a string","next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"category":"Validation","argument_errors":[{"path":"/choice","kind":"wrong_type","expected":"a valid integer","received":"string"},{"path":"/choice","kind":"wrong_type","expected":"a valid list","received":"string"}]}"#,
             )),
             Some(NextMove::FixArguments {
+                arguments: None,
                 problems: vec![
                     wrong_type("/choice", "a valid integer"),
                     wrong_type("/choice", "a valid list"),
@@ -593,14 +597,14 @@ async fn fastmcp_server() {
             "hidden",
             json!({}),
             Some(unknown_tool("hidden")),
-            Some(NextMove::FixArguments { problems: vec![] }),
+            Some(NextMove::FixArguments { problems: vec![], arguments: None }),
         ),
         (
             "fastmcp_unknown_tool",
             "nope",
             json!({}),
             Some(unknown_tool("nope")),
-            Some(NextMove::FixArguments { problems: vec![] }),
+            Some(NextMove::FixArguments { problems: vec![], arguments: None }),
         ),
     ];
     for (name, tool, arguments, expected, next) in cases {
@@ -623,6 +627,7 @@ async fn ts_sdk_server() {
     check_fixture("ts_tools", &session.tools().await);
     let unknown_tool = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"nope\"","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#;
     let fix_name = NextMove::FixArguments {
+        arguments: None,
         problems: vec![{
             let mut problem =
                 envelope::ArgumentError::new(envelope::ArgumentErrorKind::WrongType, "/name")
@@ -655,7 +660,7 @@ async fn ts_sdk_server() {
             "nope",
             json!({}),
             Some(String::from(unknown_tool)),
-            Some(NextMove::FixArguments { problems: vec![] }),
+            Some(NextMove::FixArguments { problems: vec![], arguments: None }),
         ),
         ("ts_typed_out", "typed_out", json!({}), None, None),
         (
@@ -674,7 +679,7 @@ async fn ts_sdk_server() {
             Some(String::from(
                 r#"{"isError":true,"error_class":"UNSUPPORTED","message":"the tool \"hidden\" is disabled on this server","next_steps":["do not call \"hidden\" again now; use another tool, or go on without it"],"code":"TOOL_DISABLED","category":"Validation"}"#,
             )),
-            Some(NextMove::FixArguments { problems: vec![] }),
+            Some(NextMove::FixArguments { problems: vec![], arguments: None }),
         ),
     ];
     for (name, tool, arguments, expected, next) in cases {

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use envelope::host::{self, NextMove, Retries, RetryPolicy};
+use envelope::NextMove;
+use envelope::host::{self, Retries, RetryPolicy};
 use envelope::{CallBehaviour, Envelope, ErrorEnvelope};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolRequestParams, MetaObject, RequestMetaObject};

@@ -8,8 +8,8 @@
 //!   whole top-level string one or two edits from the name (not a case
 //!   change alone, at most half the name's length), and the only such
 //!   value: `HR.EMPLOYES` or `DESC EMPLOYES` is not replaced;
-//! - a tool to call next (`suggested_tool`, as the lead of the text names
-//!   it: to check whether a write took effect, or to call first; never
+//! - a tool to call next (`suggested_tool`, when the one decision,
+//!   `NextMove::of`, calls it: to check whether a write took effect, or to call first; never
 //!   the tool that failed): each argument the tool's input schema lists,
 //!   from the failure's `details` under the same name (what the server
 //!   found: the id of the note that exists already; a `null` detail is
@@ -34,7 +34,7 @@ use crate::model::argument_error::{
 };
 use crate::model::class::Owner;
 use crate::model::envelope::ErrorEnvelope;
-use crate::render::text::Lead;
+use crate::model::next_move::{Attempt, NextMove};
 
 /// `envelope` with the next call's arguments computed from `arguments`
 /// (those of the failed call of `tool`), where the module docs say;
@@ -54,11 +54,11 @@ pub(crate) fn complete(
     {
         envelope = envelope.with_detail(CORRECTED_ARGUMENTS, fixed);
     }
-    let next = match Lead::of(&envelope) {
-        Lead::CallTool { tool: next, .. }
-        | Lead::Check {
+    let next = match NextMove::of(&envelope, &Attempt::default()) {
+        NextMove::CallTool { tool: next, .. }
+        | NextMove::Check {
             tool: Some(next), ..
-        } if next != tool => next.to_owned(),
+        } if next != tool => next,
         _ => return envelope,
     };
     if !envelope.details.contains_key(SUGGESTED_ARGUMENTS)

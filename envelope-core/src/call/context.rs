@@ -321,9 +321,9 @@ impl CallContext {
             && may_have_run
             && !steps
                 .iter()
-                .any(|step| step == crate::call::behaviour::KEY_STEP)
+                .any(|step| step == crate::model::behaviour::KEY_STEP)
         {
-            steps.insert(0, String::from(crate::call::behaviour::KEY_STEP));
+            steps.insert(0, String::from(crate::model::behaviour::KEY_STEP));
         }
         if let Some(arguments) = &self.arguments {
             let none = |_: &str| None;

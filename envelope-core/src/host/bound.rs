@@ -8,7 +8,8 @@ use crate::model::argument_error::ArgumentError;
 use crate::model::envelope::ErrorEnvelope;
 
 /// How many characters of a peer's message (or, without one, of its plain
-/// text) the envelope keeps; a longer text is cut there and ends with `…`.
+/// text) the envelope keeps; a longer text is cut and ends with `…`, the
+/// mark counted in the bound (as it is in every bound below).
 pub const MAX_TEXT_CHARS: usize = 2000;
 
 /// How many characters of a peer's next step (a SEP-3313 `agentGuidance`
@@ -44,12 +45,11 @@ pub const MAX_MODEL_TEXT_CHARS: usize = 4000;
 /// stack it runs on.
 pub const MAX_DEPTH: usize = 128;
 
-/// `text`, cut to `max` characters (with `…` after the cut).
+/// `text`, cut to `max` characters, the `…` that marks the cut included.
 pub(super) fn cut_to(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
-    }
+    let mut text = text.to_owned();
+    cut_in_place(&mut text, max);
+    text
 }
 
 /// `text`, cut to [`MAX_TEXT_CHARS`] characters.
@@ -57,11 +57,18 @@ pub(super) fn cut(text: &str) -> String {
     cut_to(text, MAX_TEXT_CHARS)
 }
 
-/// Cuts `text` in place to `max` characters.
+/// Cuts `text` in place to `max` characters, the `…` that marks the cut
+/// included (`max` 0 leaves it empty).
 fn cut_in_place(text: &mut String, max: usize) {
-    if let Some((end, _)) = text.char_indices().nth(max) {
-        text.truncate(end);
-        text.push('…');
+    if text.char_indices().nth(max).is_none() {
+        return;
+    }
+    match max.checked_sub(1).and_then(|keep| text.char_indices().nth(keep)) {
+        Some((end, _)) => {
+            text.truncate(end);
+            text.push('…');
+        }
+        None => text.clear(),
     }
 }
 

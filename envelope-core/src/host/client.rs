@@ -4,11 +4,12 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::{Peer, RoleClient};
 use serde_json::Value;
 
-use super::decide::{NextMove, model_text};
+use super::model_text::shown;
 use super::policy::Retries;
 use crate::call::CallBehaviour;
 use crate::call::idempotency;
 use crate::model::envelope::ErrorEnvelope;
+use crate::model::next_move::{Attempt, NextMove};
 
 /// A tool call that failed for good: what the host read, the move it
 /// leaves to the model (or the user), and the text to show the model.
@@ -19,7 +20,8 @@ pub struct Failure {
     pub envelope: ErrorEnvelope,
     /// The next move: never [`NextMove::Repeat`] (the loop made those).
     pub next: NextMove,
-    /// [`model_text`] of the two, for the model.
+    /// [`model_text`](super::model_text) of the two, for the model (which
+    /// says so when the failure is a stored answer sent again).
     pub model_text: String,
     /// How many times the call was made, the first included.
     pub attempts: u32,
@@ -71,7 +73,8 @@ pub fn behaviour_of(tool: &Tool) -> CallBehaviour {
 ///   v4, unless `params` carries one) and the same key on every repeat, so
 ///   a write whose answer was lost is repeated safely: the server runs it
 ///   at most once and answers the repeat from its store. A stored failure
-///   sent again (`_meta.idempotentReplay`) is not repeated.
+///   sent again (`_meta.idempotentReplay`) is not repeated: the decision
+///   for a replay is [`NextMove::Replayed`].
 ///
 /// # Errors
 ///
@@ -122,15 +125,11 @@ pub async fn call_tool(
         if let Some(arguments) = &arguments {
             super::fit_paths(&mut envelope, arguments);
         }
-        let next = if replayed {
-            // The server's stored answer: a repeat would get it again.
-            match retries.policy().next_move(&envelope, tool, attempt) {
-                NextMove::Repeat { .. } => NextMove::Stop,
-                next => next,
-            }
-        } else {
-            retries.next_move(&envelope, tool, attempt)
-        };
+        let next = retries.next_move(
+            &envelope,
+            Attempt::of(tool).replayed_if(replayed),
+            attempt,
+        );
         match next {
             NextMove::Repeat { after } => {
                 tokio::time::sleep(after).await;
@@ -138,7 +137,7 @@ pub async fn call_tool(
             }
             next => {
                 return Err(Failure {
-                    model_text: model_text(&envelope, &next),
+                    model_text: shown(&envelope, &next, replayed),
                     envelope,
                     next,
                     attempts: attempt,

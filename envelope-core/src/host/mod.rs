@@ -32,21 +32,25 @@
 //! read, so no reader recurses deeper, on any stack. [`model_text`] writes
 //! at most [`MAX_MODEL_TEXT_CHARS`].
 //!
-//! **Deciding**: [`next_move`] turns an envelope and what the host knows
-//! about the tool (a [`CallBehaviour`](crate::CallBehaviour), from the
-//! tool's MCP annotations: [`CallBehaviour::from_hints`](crate::CallBehaviour::from_hints))
-//! into one [`NextMove`], within a [`RetryPolicy`] (the longest wait
-//! honoured, the repeats of one call); a [`Retries`] per agent run adds
-//! jitter to the backoff and a budget for the run. [`model_text`] is the
-//! short text to show the model.
+//! **Deciding**: the move is the one decision's,
+//! [`NextMove::of`](crate::NextMove::of), the same that the text of a
+//! server of this crate leads with, from an envelope and what the host
+//! knows about the call (an [`Attempt`](crate::Attempt): a
+//! [`CallBehaviour`](crate::CallBehaviour) from the tool's MCP annotations,
+//! [`CallBehaviour::from_hints`](crate::CallBehaviour::from_hints), and
+//! whether the answer is a stored one sent again). The host adds only its
+//! policy: [`next_move`] bounds a repeat within a [`RetryPolicy`] (the
+//! longest wait honoured, the repeats of one call); a [`Retries`] per agent
+//! run adds jitter to the backoff and a budget for the run. [`model_text`]
+//! renders the move for the model, as the server's text does.
 
 mod bound;
 #[cfg(feature = "rmcp")]
 mod client;
 mod contract;
-mod decide;
 mod http;
 mod mcp;
+mod model_text;
 mod paths;
 mod policy;
 mod pydantic;
@@ -63,13 +67,13 @@ pub use bound::{
 #[cfg(feature = "rmcp")]
 pub use client::{Failure, behaviour_of, call_tool};
 pub use contract::read_failures;
-pub use decide::{NextMove, model_text};
 pub use http::read_http;
 #[cfg(feature = "http")]
 pub use http::read_http_response;
 #[cfg(feature = "rmcp")]
 pub use mcp::{read_call_tool_result, read_error_data, read_service_error};
 pub use mcp::{read_jsonrpc_error, read_tool_result};
+pub use model_text::model_text;
 pub use paths::fit_paths;
 pub use policy::{Retries, RetryPolicy, next_move};
 

@@ -3,9 +3,8 @@
 
 use std::time::Duration;
 
-use super::decide::{self, NextMove};
-use crate::call::CallBehaviour;
 use crate::model::envelope::ErrorEnvelope;
+use crate::model::next_move::{Attempt, NextMove};
 
 /// The limits a host puts on repeating failed tool calls. Every wait
 /// [`RetryPolicy::next_move`] and [`Retries::next_move`] return is within
@@ -64,7 +63,7 @@ impl RetryPolicy {
     }
 
     /// How many times one call is repeated; after the last repeat fails
-    /// the move is [`NextMove::Stop`]. `0` never repeats.
+    /// the move is [`NextMove::Exhausted`]. `0` never repeats.
     #[must_use]
     pub const fn with_max_repeats(mut self, repeats: u32) -> Self {
         self.max_repeats = repeats;
@@ -83,7 +82,7 @@ impl RetryPolicy {
 
     /// How many repeats one agent run ([`Retries`]) makes over all its
     /// calls; after that every move that would repeat is
-    /// [`NextMove::Stop`].
+    /// [`NextMove::Exhausted`].
     #[must_use]
     pub const fn with_run_repeats(mut self, repeats: u32) -> Self {
         self.run_repeats = repeats;
@@ -92,7 +91,7 @@ impl RetryPolicy {
 
     /// How long one agent run ([`Retries`]) waits in all, over all its
     /// repeats; a repeat whose wait would pass it is not made
-    /// ([`NextMove::Stop`]).
+    /// ([`NextMove::Exhausted`]).
     #[must_use]
     pub const fn with_run_wait(mut self, wait: Duration) -> Self {
         self.run_wait = wait;
@@ -134,43 +133,44 @@ impl RetryPolicy {
             .min(self.max_wait)
     }
 
-    /// The next move after `envelope`, the failure of `attempt` (1 for the
-    /// first call) of a tool that behaves as `tool` declares, within this
-    /// policy and without jitter: a repeat waits the failure's hint, else
-    /// [`RetryPolicy::backoff`]. The rules are [`next_move`]'s;
-    /// a host that makes many calls uses [`Retries`], which jitters the
-    /// backoff and keeps the run's budget.
+    /// The next move after `envelope`, the failure of the `number`-th
+    /// attempt (1 for the first call) of a call known as `attempt` says
+    /// (a [`CallBehaviour`](crate::CallBehaviour) converts), within this
+    /// policy and without jitter: the one decision ([`NextMove::of`]), whose
+    /// [`NextMove::Repeat`] this policy bounds (see [`next_move`]). A host
+    /// that makes many calls uses [`Retries`], which jitters the backoff
+    /// and keeps the run's budget.
     #[must_use]
     pub fn next_move(
         &self,
         envelope: &ErrorEnvelope,
-        tool: CallBehaviour,
-        attempt: u32,
+        attempt: impl Into<Attempt>,
+        number: u32,
     ) -> NextMove {
-        match decide::decide(envelope, tool) {
-            decide::Decision::Repeat { hint } => self.repeat(hint, attempt, |ceiling| ceiling),
-            decide::Decision::Move(next) => next,
+        match NextMove::of(envelope, &attempt.into()) {
+            NextMove::Repeat { .. } => self.repeat(envelope, number, |ceiling| ceiling),
+            next => next,
         }
     }
 
-    /// The move for a repeat the failure allows: [`NextMove::Stop`] past
-    /// the repeats of one call, [`NextMove::Postpone`] for a hint beyond
-    /// the longest wait, else a repeat after the hint or after `jitter` of
-    /// the backoff.
+    /// The move for a repeat the failure allows: [`NextMove::Exhausted`]
+    /// past the repeats of one call, [`NextMove::Postpone`] for a hint
+    /// beyond the longest wait, else a repeat after the hint or after
+    /// `jitter` of the backoff.
     fn repeat(
         &self,
-        hint: Option<Duration>,
-        attempt: u32,
+        envelope: &ErrorEnvelope,
+        number: u32,
         jitter: impl FnOnce(Duration) -> Duration,
     ) -> NextMove {
-        if attempt > self.max_repeats {
-            return NextMove::Stop;
+        if number > self.max_repeats {
+            return NextMove::Exhausted { attempts: number };
         }
-        match hint {
+        match envelope.retry_after_ms.map(Duration::from_millis) {
             Some(asked) if asked > self.max_wait => NextMove::Postpone { asked },
             Some(after) => NextMove::Repeat { after },
             None => NextMove::Repeat {
-                after: jitter(self.backoff(attempt)),
+                after: jitter(self.backoff(number)),
             },
         }
     }
@@ -238,23 +238,23 @@ impl Retries {
         self.waited
     }
 
-    /// The next move after `envelope`, the failure of `attempt` (1 for the
-    /// first call) of a tool that behaves as `tool` declares: the rules of
-    /// [`next_move`] within the policy, with jitter and
-    /// the run's budget. A [`NextMove::Repeat`] returned is counted as
-    /// made: the host is to wait it, then repeat.
+    /// The next move after `envelope`, the failure of the `number`-th
+    /// attempt (1 for the first call) of a call known as `attempt` says:
+    /// [`RetryPolicy::next_move`], with jitter and the run's budget (a
+    /// repeat past it is [`NextMove::Exhausted`]). A [`NextMove::Repeat`]
+    /// returned is counted as made: the host is to wait it, then repeat.
     pub fn next_move(
         &mut self,
         envelope: &ErrorEnvelope,
-        tool: CallBehaviour,
-        attempt: u32,
+        attempt: impl Into<Attempt>,
+        number: u32,
     ) -> NextMove {
-        let hint = match decide::decide(envelope, tool) {
-            decide::Decision::Repeat { hint } => hint,
-            decide::Decision::Move(next) => return next,
-        };
+        let next = NextMove::of(envelope, &attempt.into());
+        if !next.is_repeat() {
+            return next;
+        }
         let random = &mut self.random;
-        let next = self.policy.repeat(hint, attempt, |ceiling| {
+        let next = self.policy.repeat(envelope, number, |ceiling| {
             // Whole milliseconds, 0 to the ceiling inclusive.
             let ceiling = u64::try_from(ceiling.as_millis()).unwrap_or(u64::MAX);
             Duration::from_millis(random.u64(0..=ceiling))
@@ -264,7 +264,7 @@ impl Retries {
         };
         let waited = self.waited.saturating_add(after);
         if self.repeats >= self.policy.run_repeats || waited > self.policy.run_wait {
-            return NextMove::Stop;
+            return NextMove::Exhausted { attempts: number };
         }
         self.repeats += 1;
         self.waited = waited;
@@ -272,50 +272,23 @@ impl Retries {
     }
 }
 
-/// The next move after `envelope`, the failure of a call of a tool that
-/// behaves as `tool` declares (from its MCP annotations:
-/// [`CallBehaviour::from_hints`]; `CallBehaviour::default()` when it
-/// declares nothing), whose `attempt`-th repeat this would be (1 after the
-/// first failure), under [`RetryPolicy::default()`] and without jitter
-/// ([`RetryPolicy::next_move`]). A host that makes many calls keeps a
-/// [`Retries`] per agent run instead: the same rules, with jitter and a
-/// budget for the run.
+/// The next move after `envelope`, the failure of the `number`-th attempt
+/// (1 for the first call) of a call known as `attempt` says (a
+/// [`CallBehaviour`](crate::CallBehaviour) from the tool's MCP annotations,
+/// [`CallBehaviour::from_hints`](crate::CallBehaviour::from_hints), converts;
+/// `CallBehaviour::default()` when it declares nothing), under
+/// [`RetryPolicy::default()`] and without jitter. A host that makes many
+/// calls keeps a [`Retries`] per agent run instead: the same rules, with
+/// jitter and a budget for the run.
 ///
-/// The first rule that holds decides:
-///
-/// 1. a class a person must resolve (owner `user`; `UNAUTHENTICATED`,
-///    `INSUFFICIENT_PRIVILEGE`, `POLICY_DENIED`, `QUOTA_EXCEEDED`):
-///    [`NextMove::AskUser`];
-/// 2. near misses (`fuzzy_matches`) of a caller-owned class:
-///    [`NextMove::PickNearMiss`];
-/// 3. argument problems, or `INVALID_ARGUMENTS` / `SYNTAX_ERROR`:
-///    [`NextMove::FixArguments`];
-/// 4. a `suggested_tool` of a caller-owned class: [`NextMove::CallTool`],
-///    with the failure's `details.suggested_arguments` when it gives them;
-/// 5. a failure a later attempt may fix, when a repeat is safe: the retry
-///    rule ([`Effect::allows_repeat`](crate::Effect::allows_repeat)) with what the host knows (a
-///    read-only tool changed nothing, an idempotent one may be repeated
-///    whatever the effect). Within the policy's repeats of one call,
-///    [`NextMove::Repeat`] after the failure's hint, else the backoff; a
-///    hint beyond the policy's longest wait is [`NextMove::Postpone`];
-///    past the repeats, [`NextMove::Stop`];
-/// 6. a `suggested_tool` of a failure that may have taken effect (effect
-///    `unknown` or `partial`) and cannot be repeated: [`NextMove::CallTool`],
-///    the tool that tells whether it did;
-/// 7. any other caller-owned class but `CANCELLED` (a missing object, a
-///    conflict, an unsupported call): [`NextMove::FixArguments`], with the
-///    problems it names (usually none);
-/// 8. otherwise (a server fault, a repeat that is not safe, a class this
-///    crate does not know): [`NextMove::Stop`].
-///
-/// A `retryable` envelope may be repeated: its writer applied the retry
-/// rule knowing what the call did. One that is not, but may have changed
-/// something (effect `unknown`, `partial`, so its writer could not call it
-/// retryable), may be repeated when its class's failures may pass
-/// ([`ErrorClass::is_retryable`](crate::ErrorClass::is_retryable)) and the host knows the tool is read-only
-/// or idempotent. A write whose effect is unknown is never repeated
-/// otherwise.
+/// The move is the one decision's, [`NextMove::of`] (its docs list the
+/// rules, the guide tables the moves of each class), so the host acts on
+/// what the server's text tells the model. The policy changes only a
+/// [`NextMove::Repeat`]: it waits the failure's hint, else the backoff
+/// ([`RetryPolicy::backoff`]); a hint beyond the longest wait is
+/// [`NextMove::Postpone`]; past the repeats of one call (or the run's
+/// budget, with [`Retries`]) it is [`NextMove::Exhausted`].
 #[must_use]
-pub fn next_move(envelope: &ErrorEnvelope, tool: CallBehaviour, attempt: u32) -> NextMove {
-    RetryPolicy::DEFAULT.next_move(envelope, tool, attempt)
+pub fn next_move(envelope: &ErrorEnvelope, attempt: impl Into<Attempt>, number: u32) -> NextMove {
+    RetryPolicy::DEFAULT.next_move(envelope, attempt, number)
 }

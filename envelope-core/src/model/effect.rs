@@ -33,6 +33,8 @@ pub enum Effect {
     Unknown,
 }
 
+include!("repeat_rule.rs");
+
 /// The next step an envelope carries when repeating the call is not known
 /// to be safe, by effect.
 const CHECK_UNKNOWN: &str = "the call may have taken effect: check its result before repeating it";
@@ -63,7 +65,7 @@ impl Effect {
     /// may succeed *and* this returns true.
     #[must_use]
     pub const fn allows_repeat(self, idempotent: bool) -> bool {
-        idempotent || self.is_nothing()
+        repeat_is_safe(self.is_nothing(), idempotent)
     }
 
     /// The next step that tells the model to check before repeating, for

@@ -8,6 +8,7 @@
 //! (`contract`) and the near-miss search.
 
 pub(crate) mod argument_error;
+pub(crate) mod behaviour;
 pub(crate) mod category;
 pub(crate) mod class;
 pub(crate) mod contract;
@@ -15,6 +16,7 @@ pub(crate) mod effect;
 pub(crate) mod envelope;
 pub mod fuzzy;
 pub(crate) mod lenient;
+pub(crate) mod next_move;
 pub(crate) mod retry;
 pub(crate) mod tool_result;
 pub(crate) mod variant_spec;

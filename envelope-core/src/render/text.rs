@@ -1,7 +1,7 @@
 //! The text a model reads: `ErrorEnvelope`'s `Display`, which is the
 //! content of a tool result and the last text block of an MCP result;
-//! the host's `model_text` writes the same text with its own decision in
-//! the lead.
+//! the host's `model_text` writes the same text. Both render one move, the
+//! one decision's ([`NextMove::of`]), as the first and the last sentence.
 //!
 //! Written for acting, not for logging. The principles, measured with a
 //! real model by the recovery benchmark (`scripts/recovery/`):
@@ -23,87 +23,32 @@ use crate::model::argument_error::{
     ArgumentError, ArgumentErrorKind, CORRECTED_ARGUMENTS, FIX_STEP, NEXT_CALL_KEYS,
     SUGGESTED_ARGUMENTS, json_type, names_list, offered, with_article,
 };
-use crate::model::class::Owner;
+use crate::model::behaviour::KEY_STEP;
 use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
+use crate::model::next_move::{Attempt, NextMove};
 
-/// What the model should do first: the lead sentence of the text.
-/// `Postpone`, `AskUser` and `Stop` are the host's decisions only.
-#[cfg_attr(not(feature = "host"), allow(dead_code))]
-#[derive(PartialEq)]
-pub(crate) enum Lead<'a> {
-    /// Call the same tool again with these arguments.
-    CallWith(&'a Value),
-    /// Fix the arguments listed below.
-    FixArguments,
-    /// Wait this many milliseconds, then repeat the call unchanged.
-    Wait(u64),
-    /// Repeat the call unchanged now.
-    Repeat,
-    /// Do not repeat: the call may have taken effect; check with this
-    /// tool (with these arguments, when known), or without one, tell the
-    /// user.
-    Check {
-        tool: Option<&'a str>,
-        arguments: Option<&'a Value>,
-    },
-    /// Call this tool next (with these arguments, when known).
-    CallTool {
-        tool: &'a str,
-        arguments: Option<&'a Value>,
-    },
-    /// One of these names was meant.
-    NearMiss(&'a [String]),
-    /// Do not repeat now: it may pass after this wait, longer than the
-    /// host waits (a person-readable duration).
-    Postpone(&'a str),
-    /// A person must act.
-    AskUser,
-    /// Do not repeat; report the failure.
-    Stop,
-    /// The class's own sentence ([`ErrorClass::act`](crate::ErrorClass)).
-    Class,
-}
-
-impl<'a> Lead<'a> {
-    /// The lead the envelope itself calls for, first rule that applies:
-    /// corrected arguments, argument problems, a safe repeat (with its
-    /// wait), a check of a call that may have taken effect, a near miss of
-    /// a caller's mistake, a tool to call, else the class's sentence.
-    pub(crate) fn of(envelope: &'a ErrorEnvelope) -> Self {
-        let caller = envelope.error_class.owner() == Owner::Caller;
-        let arguments = offered(&envelope.details, SUGGESTED_ARGUMENTS);
-        if let Some(arguments) = offered(&envelope.details, CORRECTED_ARGUMENTS) {
-            Lead::CallWith(arguments)
-        } else if !envelope.argument_errors.is_empty() {
-            Lead::FixArguments
-        } else if envelope.retryable {
-            envelope.retry_after_ms.map_or(Lead::Repeat, Lead::Wait)
-        } else if envelope.effect != Effect::Nothing && !caller {
-            let tool = envelope.suggested_tool.as_deref();
-            Lead::Check {
-                tool,
-                arguments: arguments.filter(|_| tool.is_some()),
-            }
-        } else if caller && !envelope.fuzzy_matches.is_empty() {
-            Lead::NearMiss(&envelope.fuzzy_matches)
-        } else if let Some(tool) = &envelope.suggested_tool {
-            Lead::CallTool { tool, arguments }
-        } else {
-            Lead::Class
-        }
-    }
-}
-
-/// Writes the text of `envelope` with `lead` first and last (see the
-/// module docs).
+/// Writes the text of `envelope` with `next` as its first and last
+/// sentence (see the module docs); `replayed` when it is a keyed call's
+/// stored answer sent again, which the text says.
 pub(crate) fn write(
     out: &mut impl fmt::Write,
     envelope: &ErrorEnvelope,
-    lead: &Lead<'_>,
+    next: &NextMove,
+    replayed: bool,
 ) -> fmt::Result {
     let act = envelope.error_class.act();
-    sentence(out, envelope, lead, false)?;
+    // The class's own sentence says what to do (and who acts) when the
+    // move says no more than "change the call", "ask the user" or "stop".
+    let class_sentence = match next {
+        NextMove::FixArguments {
+            problems,
+            arguments: None,
+        } => problems.is_empty(),
+        NextMove::AskUser | NextMove::Stop => says_no_repeat(act),
+        _ => false,
+    };
+    sentence(out, envelope, next, class_sentence, false)?;
     // The argument problems right under the lead that announces them.
     let corrected = offered(&envelope.details, CORRECTED_ARGUMENTS);
     for problem in &envelope.argument_errors {
@@ -130,40 +75,52 @@ pub(crate) fn write(
     if !listed {
         write!(out, ": {}", envelope.message)?;
     }
-    if !envelope.fuzzy_matches.is_empty() && !matches!(lead, Lead::NearMiss(_)) {
+    if replayed || matches!(next, NextMove::Replayed { .. }) {
+        out.write_str("\nThis is the stored answer of the first call with this idempotency key.")?;
+    }
+    if !envelope.fuzzy_matches.is_empty() && !matches!(next, NextMove::PickNearMiss { .. }) {
         out.write_str("\nDid you mean: ")?;
         names_list(out, &envelope.fuzzy_matches)?;
     }
     if let Some(tool) = &envelope.suggested_tool
         && !matches!(
-            lead,
-            Lead::CallTool { .. } | Lead::Check { tool: Some(_), .. } | Lead::NearMiss(_)
+            next,
+            NextMove::CallTool { .. }
+                | NextMove::Check { tool: Some(_), .. }
+                | NextMove::Replayed { tool: Some(_), .. }
+                | NextMove::PickNearMiss { .. }
         )
     {
         write!(out, "\nSuggested tool: {tool}")?;
         with_arguments(out, offered(&envelope.details, SUGGESTED_ARGUMENTS))?;
     }
     // A lead that says not to repeat is not contradicted below.
-    let no_repeat = match lead {
-        Lead::Check { .. } | Lead::Stop | Lead::AskUser | Lead::Postpone(_) => true,
-        Lead::Class => says_no_repeat(act) && !act.contains("unchanged"),
-        _ => false,
+    let no_repeat = if class_sentence {
+        says_no_repeat(act) && !act.contains("unchanged")
+    } else {
+        matches!(
+            next,
+            NextMove::Check { .. }
+                | NextMove::Stop
+                | NextMove::AskUser
+                | NextMove::Postpone { .. }
+                | NextMove::Replayed { .. }
+                | NextMove::Exhausted { .. }
+        )
     };
     // The steps the lead has not already said: not the argument fix (the
     // problems are listed), the check or a repeat (the lead says it or
-    // forbids it).
-    let repeat_said = no_repeat || matches!(lead, Lead::Wait(_) | Lead::Repeat);
+    // forbids it); the key's step says what a plain repeat does not.
+    let repeat_said = no_repeat || next.is_repeat();
     for step in &envelope.next_steps {
-        if step != FIX_STEP
-            && !Effect::is_check_step(step)
-            && !(repeat_said && asks_to_repeat(step))
-        {
+        let repeats = asks_to_repeat(step) && !(step == KEY_STEP && next.is_repeat());
+        if step != FIX_STEP && !Effect::is_check_step(step) && !(repeat_said && repeats) {
             write!(out, "\nNext step: {step}")?;
         }
     }
     if let Some(ms) = envelope.retry_after_ms
         && !no_repeat
-        && !matches!(lead, Lead::Wait(_))
+        && !next.is_repeat()
     {
         write!(out, "\nRetry after: {ms} ms")?;
     }
@@ -182,10 +139,15 @@ pub(crate) fn write(
     }
     // For a failure the model reports, the id that finds its log line.
     if let Some(id) = &envelope.correlation_id
-        && matches!(
-            lead,
-            Lead::Check { .. } | Lead::AskUser | Lead::Stop | Lead::Class
-        )
+        && (class_sentence
+            || matches!(
+                next,
+                NextMove::Check { .. }
+                    | NextMove::AskUser
+                    | NextMove::Stop
+                    | NextMove::Exhausted { .. }
+                    | NextMove::Replayed { .. }
+            ))
     {
         write!(out, "\nCorrelation id: {id}")?;
     }
@@ -195,69 +157,105 @@ pub(crate) fn write(
     // The action again, last: what a reader weighs most is what it read
     // first and what it read last.
     out.write_str("\n")?;
-    sentence(out, envelope, lead, true)
+    sentence(out, envelope, next, class_sentence, true)
 }
 
-/// The lead's sentence; `closing` for its repetition as the last line,
-/// after the argument problems it announces.
+/// The move's sentence; `class_sentence` for the class's own sentence
+/// instead, `closing` for its repetition as the last line, after the
+/// argument problems it announces.
 fn sentence(
     out: &mut impl fmt::Write,
     envelope: &ErrorEnvelope,
-    lead: &Lead<'_>,
+    next: &NextMove,
+    class_sentence: bool,
     closing: bool,
 ) -> fmt::Result {
-    let act = envelope.error_class.act();
-    match lead {
-        Lead::CallWith(arguments) => {
-            write!(
-                out,
-                "Call this tool again with these arguments: {arguments}"
-            )?;
+    if class_sentence {
+        return out.write_str(envelope.error_class.act());
+    }
+    match next {
+        NextMove::FixArguments {
+            arguments: Some(arguments),
+            ..
+        } => write!(
+            out,
+            "Call this tool again with these arguments: {arguments}"
+        ),
+        NextMove::FixArguments { .. } if closing => {
+            out.write_str("Fix the arguments listed above, then call this tool again.")
         }
-        Lead::FixArguments if closing => {
-            out.write_str("Fix the arguments listed above, then call this tool again.")?;
+        NextMove::FixArguments { .. } => {
+            out.write_str("Fix these arguments, then call this tool again:")
         }
-        Lead::FixArguments => out.write_str("Fix these arguments, then call this tool again:")?,
-        Lead::Wait(ms) => write!(out, "Wait {ms} ms, then repeat the same call unchanged.")?,
-        Lead::Repeat => out.write_str("Repeat the same call unchanged; it may succeed now.")?,
-        Lead::Check { tool, arguments } => {
+        NextMove::Repeat { .. } => match envelope.retry_after_ms {
+            Some(ms) => write!(out, "Wait {ms} ms, then repeat the same call unchanged."),
+            None => out.write_str("Repeat the same call unchanged; it may succeed now."),
+        },
+        NextMove::Check { tool, arguments } => {
             out.write_str("Do not repeat this call: it may already have taken effect.")?;
             match tool {
                 Some(tool) => {
                     write!(out, " Call {tool}")?;
-                    with_arguments(out, *arguments)?;
-                    out.write_str(" now to check whether it did.")?;
+                    with_arguments(out, arguments.as_ref())?;
+                    out.write_str(" now to check whether it did.")
                 }
                 // No tool to check with: the model cannot check, so it
-                // reports (the host's `Stop` for such a failure).
-                None => out.write_str(" Tell the user it failed and may have taken effect.")?,
+                // reports.
+                None => out.write_str(" Tell the user it failed and may have taken effect."),
             }
         }
-        Lead::CallTool { tool, arguments } => {
-            write!(out, "Call {tool}")?;
-            with_arguments(out, *arguments)?;
-            out.write_str(" now; do not repeat this call unchanged before that.")?;
+        NextMove::Replayed { tool, arguments } => {
+            out.write_str(
+                "Do not repeat this call with the same idempotency key: the answer stays this one.",
+            )?;
+            if let Some(tool) = tool {
+                write!(out, " Call {tool}")?;
+                with_arguments(out, arguments.as_ref())?;
+                out.write_str(" to check whether it took effect, or")?;
+            } else {
+                out.write_str(" To run it again,")?;
+            }
+            out.write_str(" make a new call with a new idempotency key.")
         }
-        Lead::NearMiss(names) => {
+        NextMove::CallTool { tool, arguments } => {
+            write!(out, "Call {tool}")?;
+            with_arguments(out, arguments.as_ref())?;
+            out.write_str(" now; do not repeat this call unchanged before that.")
+        }
+        NextMove::PickNearMiss { names } => {
             out.write_str("Did you mean ")?;
             names_list(out, names)?;
             out.write_str("? Call again with that name in place of the one you sent")?;
             match &envelope.suggested_tool {
-                Some(tool) => write!(out, "; if none of these is meant, call {tool}.")?,
-                None => out.write_str(".")?,
+                Some(tool) => write!(out, "; if none of these is meant, call {tool}."),
+                None => out.write_str("."),
             }
         }
-        Lead::Postpone(wait) => write!(
+        NextMove::Postpone { asked } => write!(
             out,
-            "Do not repeat this call now: it may pass after {wait}. Tell the user when it can be tried again, or go on without it."
-        )?,
-        Lead::AskUser => {
-            out.write_str("Do not repeat this call. Ask the user to resolve it.")?;
-        }
-        Lead::Stop => out.write_str("Do not repeat this call. Tell the user it failed.")?,
-        Lead::Class => out.write_str(act)?,
+            "Do not repeat this call now: it may pass after {}. Tell the user when it can be tried again, or go on without it.",
+            human(*asked)
+        ),
+        NextMove::Exhausted { attempts } => write!(
+            out,
+            "Do not repeat this call now: it failed {attempts} times, as often as the host repeats it. Tell the user it failed; it may pass later."
+        ),
+        NextMove::AskUser => out.write_str("Do not repeat this call. Ask the user to resolve it."),
+        NextMove::Stop => out.write_str("Do not repeat this call. Tell the user it failed."),
     }
-    Ok(())
+}
+
+/// A wait as a person says it, rounded down: `900 ms`, `45 s`, `12 min`,
+/// `5 h`, `3 days`.
+fn human(wait: std::time::Duration) -> String {
+    let seconds = wait.as_secs();
+    match seconds {
+        0 => format!("{} ms", wait.as_millis()),
+        1..120 => format!("{seconds} s"),
+        120..7200 => format!("{} min", seconds / 60),
+        7200..172_800 => format!("{} h", seconds / 3600),
+        _ => format!("{} days", seconds / 86_400),
+    }
 }
 
 /// ` with ARGUMENTS`, the arguments to call a tool with, when known.
@@ -353,7 +351,7 @@ impl fmt::Display for ErrorEnvelope {
     /// TIMEOUT (ORDER_TIMEOUT): the order service did not answer in time
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write(f, self, &Lead::of(self))
+        write(f, self, &NextMove::of(self, &Attempt::default()), false)
     }
 }
 
@@ -371,6 +369,16 @@ pub(crate) fn blocks(envelope: &ErrorEnvelope) -> [String; 2] {
     [envelope.json_string(), envelope.to_string()]
 }
 
+/// [`blocks`] of a keyed call's stored answer sent again: the text
+/// renders the decision for a replay ([`Attempt::replayed`]), so a client
+/// that does not read the replay mark does not loop on it.
+#[cfg(feature = "rmcp")]
+pub(crate) fn replayed_blocks(envelope: &ErrorEnvelope) -> [String; 2] {
+    let attempt = Attempt::default().replayed_if(true);
+    let next = NextMove::of(envelope, &attempt);
+    [envelope.json_string(), to_string(envelope, &next, true)]
+}
+
 /// [`blocks`] as one text, joined by a newline: a tool result's `content`.
 pub(crate) fn joined(envelope: &ErrorEnvelope) -> String {
     let [json, text] = blocks(envelope);
@@ -383,11 +391,12 @@ pub(crate) fn join(json: &str, text: &str) -> String {
     format!("{json}\n{text}")
 }
 
-/// The text of `envelope` with `lead` first, as a string.
-#[cfg(feature = "host")]
-pub(crate) fn to_string(envelope: &ErrorEnvelope, lead: &Lead<'_>) -> String {
+/// The text of `envelope` with `next` first and last, as a string (see
+/// [`write`]).
+#[cfg(any(feature = "host", feature = "rmcp"))]
+pub(crate) fn to_string(envelope: &ErrorEnvelope, next: &NextMove, replayed: bool) -> String {
     let mut text = String::new();
     // Writing to a `String` cannot fail.
-    let _ = write(&mut text, envelope, lead);
+    let _ = write(&mut text, envelope, next, replayed);
     text
 }

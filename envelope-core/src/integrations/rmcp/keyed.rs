@@ -143,13 +143,7 @@ impl Idempotency {
             Ok(Claim::Running) => Keyed::Refuse(idempotency::key_in_use()),
             Ok(Claim::Mismatch) => Keyed::Refuse(idempotency::key_reused()),
             Ok(Claim::Done(answer)) => match serde_json::from_str::<Stored>(&answer) {
-                Ok(Stored::Result(mut result)) => {
-                    result
-                        .meta
-                        .get_or_insert_with(MetaObject::default)
-                        .insert(String::from(idempotency::REPLAY_META_KEY), Value::Bool(true));
-                    Keyed::Replay(Ok(result))
-                }
+                Ok(Stored::Result(result)) => Keyed::Replay(Ok(super::replay(result))),
                 Ok(Stored::Error { jsonrpc_error }) => Keyed::Replay(Err(jsonrpc_error)),
                 Err(_) => Keyed::Refuse(idempotency::answer_unreadable()),
             },

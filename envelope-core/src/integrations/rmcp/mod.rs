@@ -589,6 +589,26 @@ fn envelope_of(result: &CallToolResult) -> Option<ErrorEnvelope> {
         .find_map(|text| serde_json::from_str::<ErrorEnvelope>(&text.text).ok())
 }
 
+/// `result`, a keyed call's stored answer, as it is sent again: marked
+/// `_meta.idempotentReplay: true`, and, when it is a failure of ours, its
+/// text rendered for a replay (it says it is the stored answer and what to
+/// do instead of a repeat, which would get it again), so a client that
+/// does not read the mark does not loop.
+fn replay(mut result: CallToolResult) -> CallToolResult {
+    if result.is_error == Some(true)
+        && let Some(envelope) = envelope_of(&result)
+    {
+        result.content = crate::render::text::replayed_blocks(&envelope)
+            .map(ContentBlock::text)
+            .into();
+    }
+    result.meta.get_or_insert_with(MetaObject::default).insert(
+        String::from(crate::call::idempotency::REPLAY_META_KEY),
+        serde_json::Value::Bool(true),
+    );
+    result
+}
+
 /// Puts the SEP-3313 tool-failure object of `envelope`, as of now, in
 /// `result`'s `_meta`, keeping its other keys.
 fn add_failure_meta(result: &mut CallToolResult, envelope: &ErrorEnvelope) {

@@ -1,0 +1,1 @@
+../../envelope-core/src/model/classes.rs

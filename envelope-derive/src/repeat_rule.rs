@@ -1,0 +1,1 @@
+../../envelope-core/src/model/repeat_rule.rs
