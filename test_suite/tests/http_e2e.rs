@@ -1150,7 +1150,13 @@ use envelope::NextMove;
         .await,
     );
     assert_eq!(locked_write.effect, envelope::Effect::Unknown);
-    assert_eq!(host::next_move(&locked_write, post, 1), NextMove::Stop);
+    assert_eq!(
+        host::next_move(&locked_write, post, 1),
+        NextMove::Check {
+            tool: None,
+            arguments: None
+        }
+    );
 
     let missing = read(&get_path(address, "/tables/EMPLOYES").await);
     assert_eq!(

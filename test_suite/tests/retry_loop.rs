@@ -134,11 +134,16 @@ async fn gives_up_after_the_policys_repeats_with_the_text_for_the_model() {
         .await
         .expect_err("busy every time");
     assert_eq!(failure.attempts, 3);
-    assert_eq!(failure.next, NextMove::Stop);
+    assert_eq!(failure.next, NextMove::Exhausted { attempts: 3 });
+    let said = "Do not repeat this call now: it failed 3 times, as often as the host repeats it. Tell the user it failed; it may pass later.";
     assert_eq!(
-        // No JSON: it says "retryable", and the host stopped repeating.
+        // The facts the server sent, then the host's policy: the repeats
+        // are used up (not "it may have taken effect": a read).
         failure.model_text,
-        "Do not repeat this call now. Tell the user it failed.\nBUSY (REFRESHING): the stock table is being refreshed\nCorrelation id: run-1-call-1\nDo not repeat this call now. Tell the user it failed."
+        format!(
+            "{}\n{said}\nBUSY (REFRESHING): the stock table is being refreshed\nCorrelation id: run-1-call-1\n{said}",
+            failure.envelope.to_json_string()
+        )
     );
     assert_eq!(calls.load(Ordering::SeqCst), 3);
 }
@@ -167,7 +172,10 @@ async fn a_hint_beyond_the_longest_wait_is_not_waited() {
     assert!(started.elapsed() < Duration::from_secs(1));
     assert_eq!(
         failure.model_text,
-        "Do not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.\nBUSY (REFRESHING): the stock table is being refreshed\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it."
+        format!(
+            "{}\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.\nBUSY (REFRESHING): the stock table is being refreshed\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.",
+            failure.envelope.to_json_string()
+        )
     );
 }
 
@@ -206,7 +214,13 @@ async fn an_attempt_that_hangs_is_cut_at_the_call_timeout() {
     .await
     .expect_err("never answers");
     assert_eq!(failure.attempts, 1);
-    assert_eq!(failure.next, NextMove::Stop);
+    assert_eq!(
+        failure.next,
+        NextMove::Check {
+            tool: None,
+            arguments: None
+        }
+    );
     assert_eq!(
         failure.model_text,
         format!(
@@ -245,7 +259,7 @@ async fn the_runs_budget_spans_calls() {
         .await
         .expect_err("out of budget");
     assert_eq!(failure.attempts, 2);
-    assert_eq!(failure.next, NextMove::Stop);
+    assert_eq!(failure.next, NextMove::Exhausted { attempts: 2 });
     assert_eq!(retries.repeats(), 3);
     assert_eq!(calls.load(Ordering::SeqCst), 5);
 }

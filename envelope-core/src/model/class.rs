@@ -119,15 +119,26 @@ macro_rules! classes {
 
             /// Whether a person must act before anything the model does
             /// can help: sign in, approve, grant a permission, raise a
-            /// quota, say whether a cancelled call should go on. The one
-            /// decision ([`NextMove::of`](crate::NextMove::of)) asks the
-            /// user first for these classes: `Unauthenticated`,
-            /// `InteractionRequired`, `InsufficientPrivilege`,
-            /// `PolicyDenied`, `QuotaExceeded` and `Cancelled`.
+            /// quota, say whether a cancelled call should go on
+            /// (`InteractionRequired`, `InsufficientPrivilege`,
+            /// `PolicyDenied`, `QuotaExceeded`, `Cancelled`; and
+            /// `Unauthenticated`, unless the failure names a tool that gets
+            /// credentials: [`ErrorClass::person_acts`]).
             #[inline]
             #[must_use]
             pub const fn needs_person(self) -> bool {
-                match self { $($name::$variant => yes_no!($person),)* }
+                self.person_acts(false)
+            }
+
+            /// Whether a person must act on a failure of this class that
+            /// names a tool to call (`tool_named`) or not: the first rule
+            /// of the one decision ([`NextMove::of`](crate::NextMove::of)).
+            /// `Unauthenticated` needs a person only when no tool can renew
+            /// the credentials.
+            #[inline]
+            #[must_use]
+            pub const fn person_acts(self, tool_named: bool) -> bool {
+                match self { $($name::$variant => person!($person, tool_named),)* }
             }
 
             /// Whether the same call may succeed if repeated later,
@@ -252,6 +263,20 @@ macro_rules! step {
     };
     ($step:literal) => {
         Some($step)
+    };
+}
+
+/// A row's `person`: `yes`, `no`, or `unless_tool` (not when the failure
+/// names a tool).
+macro_rules! person {
+    (yes, $tool_named:ident) => {
+        true
+    };
+    (no, $tool_named:ident) => {
+        false
+    };
+    (unless_tool, $tool_named:ident) => {
+        !$tool_named
     };
 }
 

@@ -6,8 +6,9 @@
 // the default category and effect). A new class is a row here.
 //
 // The columns: the variant and its wire name, then who acts (`owner`),
-// whether a person must act before anything else helps (`person`: the one
-// decision asks the user), whether the condition lifts by itself
+// whether a person must act before anything else helps (`person`: `yes`,
+// `no`, or `unless_tool` when a tool the failure names can do it instead;
+// the one decision asks the user), whether the condition lifts by itself
 // (`retryable`), the default category, the HTTP status, the default
 // effect, the SEP-3313 tool-failure class, the operator log's level, the
 // problem details title, the text's sentence when nothing more precise is
@@ -101,7 +102,7 @@ classes! {
     /// person can (an expired single sign-on session, a second factor), use
     /// [`ErrorClass::InteractionRequired`].
     Unauthenticated = "UNAUTHENTICATED" {
-        owner: Caller, person: yes, retryable: no, category: WorkflowDependency, http: 401, effect: Nothing,
+        owner: Caller, person: unless_tool, retryable: no, category: WorkflowDependency, http: 401, effect: Nothing,
         tool_failure: "governance", log: Info, title: "Unauthenticated",
         act: "Do not repeat this call: ask the user to sign in again.",
         message: "authentication is required",

@@ -66,7 +66,7 @@ impl From<CallBehaviour> for Attempt {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum NextMove {
-    /// A person must act (the class's `needs_person`): sign in, grant a
+    /// A person must act (the class's `person_acts`): sign in, grant a
     /// permission, approve, raise a quota, say whether a cancelled call
     /// should go on. The host asks the user, not the model.
     AskUser,
@@ -156,7 +156,7 @@ impl NextMove {
     /// as `attempt` says. The first rule that holds decides:
     ///
     /// 1. a class a person must act on
-    ///    ([`ErrorClass::needs_person`](crate::ErrorClass::needs_person)):
+    ///    ([`ErrorClass::person_acts`](crate::ErrorClass::person_acts)):
     ///    [`NextMove::AskUser`];
     /// 2. corrected arguments (`details.corrected_arguments`) or argument
     ///    problems: [`NextMove::FixArguments`];
@@ -195,7 +195,7 @@ impl NextMove {
             (tool.cloned(), arguments.cloned())
         };
         let corrected = offered(&envelope.details, CORRECTED_ARGUMENTS);
-        if class.needs_person() {
+        if class.person_acts(envelope.suggested_tool.is_some()) {
             NextMove::AskUser
         } else if corrected.is_some() || !envelope.argument_errors.is_empty() {
             NextMove::FixArguments {

@@ -206,16 +206,21 @@ fn sentence(
         }
         NextMove::Replayed { tool, arguments } => {
             out.write_str(
-                "Do not repeat this call with the same idempotency key: the answer stays this one.",
+                "Do not repeat this call with the same idempotency key: that returns this stored answer again.",
             )?;
-            if let Some(tool) = tool {
-                write!(out, " Call {tool}")?;
-                with_arguments(out, arguments.as_ref())?;
-                out.write_str(" to check whether it took effect, or")?;
-            } else {
-                out.write_str(" To run it again,")?;
+            match (tool, envelope.effect) {
+                (_, Effect::Nothing) => {
+                    out.write_str(" To run it again, make a new call with a new idempotency key.")
+                }
+                (Some(tool), _) => {
+                    write!(out, " It may have taken effect: call {tool}")?;
+                    with_arguments(out, arguments.as_ref())?;
+                    out.write_str(
+                        " to check whether it did, and only if it did not, make a new call with a new idempotency key.",
+                    )
+                }
+                (None, _) => out.write_str(" Tell the user it failed and may have taken effect."),
             }
-            out.write_str(" make a new call with a new idempotency key.")
         }
         NextMove::CallTool { tool, arguments } => {
             write!(out, "Call {tool}")?;
