@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use envelope_core::host;
 use envelope_core::NextMove;
+use envelope_core::host;
 use envelope_core::{
     ArgumentError, ArgumentErrorKind, CallBehaviour, Effect, Envelope, ErrorClass, ErrorEnvelope,
 };
@@ -75,7 +75,10 @@ fn the_sep_3313_object() {
     );
     assert_eq!(
         host::next_move(&envelope, CallBehaviour::default(), 1),
-        NextMove::Check { tool: None, arguments: None }
+        NextMove::Check {
+            tool: None,
+            arguments: None
+        }
     );
 
     // governance: a person must act; the guidance is what the model reads.
@@ -104,7 +107,10 @@ fn the_sep_3313_object() {
     assert!(!capability.retryable);
     assert_eq!(
         host::next_move(&capability, CallBehaviour::READ, 1),
-        NextMove::FixArguments { problems: vec![], arguments: None }
+        NextMove::FixArguments {
+            problems: vec![],
+            arguments: None
+        }
     );
 
     // A code naming a class of ours of the same SEP class is that class;
@@ -299,7 +305,10 @@ fn http_problem_details_and_bare_statuses() {
     );
     assert_eq!(
         host::next_move(&bare, CallBehaviour::default(), 1),
-        NextMove::Check { tool: None, arguments: None }
+        NextMove::Check {
+            tool: None,
+            arguments: None
+        }
     );
 }
 
@@ -340,12 +349,21 @@ fn the_next_move_rules() {
     assert_eq!(timeout.effect, Effect::Unknown);
     assert_eq!(
         host::next_move(&timeout, CallBehaviour::default(), 1),
-        NextMove::Check { tool: None, arguments: None }
+        NextMove::Check {
+            tool: None,
+            arguments: None
+        }
     );
     assert_eq!(
         instruction(
             &timeout,
-            &host::model_text(&timeout, &NextMove::Check { tool: None, arguments: None })
+            &host::model_text(
+                &timeout,
+                &NextMove::Check {
+                    tool: None,
+                    arguments: None
+                }
+            )
         ),
         "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: the export timed out\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
@@ -426,7 +444,10 @@ fn the_next_move_rules() {
     let conflict = ErrorEnvelope::new(ErrorClass::Conflict, "the note changed");
     assert_eq!(
         host::next_move(&conflict, CallBehaviour::default(), 1),
-        NextMove::FixArguments { problems: vec![], arguments: None }
+        NextMove::FixArguments {
+            problems: vec![],
+            arguments: None
+        }
     );
     let args = envelope_core::args::invalid_arguments(vec![
         ArgumentError::new(ArgumentErrorKind::UnknownField, "/colum")
@@ -698,7 +719,10 @@ fn retries_jitter_and_budget() {
     let missing = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "no such note");
     assert_eq!(
         retries.next_move(&missing, CallBehaviour::default(), 1),
-        NextMove::FixArguments { problems: vec![], arguments: None }
+        NextMove::FixArguments {
+            problems: vec![],
+            arguments: None
+        }
     );
     assert_eq!(retries.repeats(), 1);
 }
@@ -743,9 +767,7 @@ fn a_peers_text_is_bounded() {
     assert!(envelope.to_json_string().len() < 64 * 1024);
     for tool in [CallBehaviour::READ, CallBehaviour::default()] {
         let next = host::next_move(&envelope, tool, 1);
-        assert!(
-            host::model_text(&envelope, &next).chars().count() <= host::MAX_MODEL_TEXT_CHARS
-        );
+        assert!(host::model_text(&envelope, &next).chars().count() <= host::MAX_MODEL_TEXT_CHARS);
     }
     // model_text bounds an envelope the host built itself, too.
     let own = ErrorEnvelope::new(ErrorClass::ObjectNotFound, huge.clone())

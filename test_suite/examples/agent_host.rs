@@ -27,8 +27,8 @@ use std::io::Write;
 use std::time::Duration;
 
 use envelope::CallBehaviour;
-use envelope::host;
 use envelope::NextMove;
+use envelope::host;
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, MetaObject, RequestMetaObject};
 use serde_json::{Map, Value, json};

@@ -254,7 +254,10 @@ async fn refusals_write_nothing() {
             host::behaviour_of(&client.list_all_tools().await.unwrap()[0]),
             1
         ),
-        NextMove::FixArguments { problems: vec![], arguments: None }
+        NextMove::FixArguments {
+            problems: vec![],
+            arguments: None
+        }
     );
     assert_eq!(rows(&path), 1);
 }

@@ -40,8 +40,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 
-use envelope::host;
 use envelope::NextMove;
+use envelope::host;
 use envelope::{CallBehaviour, Envelope, ErrorEnvelope};
 
 /// The versions `.ci/run` installs; another one is treated as missing.
@@ -416,7 +416,10 @@ async fn python_sdk_server() {
             Some(String::from(
                 r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"nope\"","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#,
             )),
-            Some(NextMove::FixArguments { problems: vec![], arguments: None }),
+            Some(NextMove::FixArguments {
+                problems: vec![],
+                arguments: None,
+            }),
         ),
         (
             "python_mcp_error",
@@ -597,14 +600,20 @@ async fn fastmcp_server() {
             "hidden",
             json!({}),
             Some(unknown_tool("hidden")),
-            Some(NextMove::FixArguments { problems: vec![], arguments: None }),
+            Some(NextMove::FixArguments {
+                problems: vec![],
+                arguments: None,
+            }),
         ),
         (
             "fastmcp_unknown_tool",
             "nope",
             json!({}),
             Some(unknown_tool("nope")),
-            Some(NextMove::FixArguments { problems: vec![], arguments: None }),
+            Some(NextMove::FixArguments {
+                problems: vec![],
+                arguments: None,
+            }),
         ),
     ];
     for (name, tool, arguments, expected, next) in cases {
@@ -660,7 +669,10 @@ async fn ts_sdk_server() {
             "nope",
             json!({}),
             Some(String::from(unknown_tool)),
-            Some(NextMove::FixArguments { problems: vec![], arguments: None }),
+            Some(NextMove::FixArguments {
+                problems: vec![],
+                arguments: None,
+            }),
         ),
         ("ts_typed_out", "typed_out", json!({}), None, None),
         (
@@ -679,7 +691,10 @@ async fn ts_sdk_server() {
             Some(String::from(
                 r#"{"isError":true,"error_class":"UNSUPPORTED","message":"the tool \"hidden\" is disabled on this server","next_steps":["do not call \"hidden\" again now; use another tool, or go on without it"],"code":"TOOL_DISABLED","category":"Validation"}"#,
             )),
-            Some(NextMove::FixArguments { problems: vec![], arguments: None }),
+            Some(NextMove::FixArguments {
+                problems: vec![],
+                arguments: None,
+            }),
         ),
     ];
     for (name, tool, arguments, expected, next) in cases {

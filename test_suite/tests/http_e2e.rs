@@ -1106,8 +1106,8 @@ async fn nested_router_names_the_whole_path() {
 #[cfg(feature = "host")]
 #[tokio::test]
 async fn a_host_reads_the_answers_back() {
+    use envelope::NextMove;
     use envelope::host;
-use envelope::NextMove;
     use envelope::{CallBehaviour, Envelope};
 
     let address = start().await;

@@ -63,7 +63,10 @@ fn cut_in_place(text: &mut String, max: usize) {
     if text.char_indices().nth(max).is_none() {
         return;
     }
-    match max.checked_sub(1).and_then(|keep| text.char_indices().nth(keep)) {
+    match max
+        .checked_sub(1)
+        .and_then(|keep| text.char_indices().nth(keep))
+    {
         Some((end, _)) => {
             text.truncate(end);
             text.push('…');

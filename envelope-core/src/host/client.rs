@@ -125,11 +125,7 @@ pub async fn call_tool(
         if let Some(arguments) = &arguments {
             super::fit_paths(&mut envelope, arguments);
         }
-        let next = retries.next_move(
-            &envelope,
-            Attempt::of(tool).replayed_if(replayed),
-            attempt,
-        );
+        let next = retries.next_move(&envelope, Attempt::of(tool).replayed_if(replayed), attempt);
         match next {
             NextMove::Repeat { after } => {
                 tokio::time::sleep(after).await;

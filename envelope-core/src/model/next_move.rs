@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::model::argument_error::{ArgumentError, CORRECTED_ARGUMENTS, SUGGESTED_ARGUMENTS, offered};
+use crate::model::argument_error::{
+    ArgumentError, CORRECTED_ARGUMENTS, SUGGESTED_ARGUMENTS, offered,
+};
 use crate::model::behaviour::CallBehaviour;
 use crate::model::class::Owner;
 use crate::model::effect::Effect;
