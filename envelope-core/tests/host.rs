@@ -181,15 +181,39 @@ fn sdk_texts() {
         (ErrorClass::Unknown, "no note named x")
     );
 
-    for text in [
-        "Unknown tool: nope",
-        "MCP error -32602: Tool nope not found",
+    // The SDK's own words are kept as the message.
+    for (text, message) in [
+        ("Unknown tool: nope", "Unknown tool: nope"),
+        (
+            "MCP error -32602: Tool nope not found",
+            "Tool nope not found",
+        ),
     ] {
         let envelope = host::read_tool_result(&text_result(text)).unwrap();
         assert_eq!(envelope.error_class, ErrorClass::ObjectNotFound, "{text}");
         assert_eq!(envelope.code.as_deref(), Some("UNKNOWN_TOOL"), "{text}");
-        assert_eq!(envelope.message, r#"no tool is called "nope""#, "{text}");
+        assert_eq!(envelope.message, message, "{text}");
+        assert!(envelope.fuzzy_matches.is_empty());
     }
+    // This crate's router's words: the near misses are read back.
+    let ours = host::read_jsonrpc_error(
+        -32602,
+        "Unknown tool: list_todo. Did you mean list_todos or list_todo_items?",
+        None,
+    );
+    assert_eq!(
+        (ours.message.as_str(), ours.fuzzy_matches.as_slice()),
+        (
+            "Unknown tool: list_todo. Did you mean list_todos or list_todo_items?",
+            &[String::from("list_todos"), String::from("list_todo_items")][..]
+        )
+    );
+    // The TypeScript SDK's disabled tool, as a JSON-RPC error with the
+    // prefix its client adds: not an argument problem.
+    let disabled =
+        host::read_jsonrpc_error(-32602, "MCP error -32602: Tool delete_note disabled", None);
+    assert_eq!(disabled.error_class, ErrorClass::Unsupported);
+    assert_eq!(disabled.code.as_deref(), Some("TOOL_DISABLED"));
 
     let pydantic = "1 validation error for typedArguments\nn\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='abc', input_type=str]\n    For further information visit https://errors.pydantic.dev/2.11/v/int_parsing";
     let envelope = host::read_tool_result(&text_result(pydantic)).unwrap();

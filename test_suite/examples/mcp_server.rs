@@ -45,11 +45,15 @@
 //!   first next step "the call may have taken effect: check its result
 //!   before repeating it".
 //!
-//! **Unknown tools.** The router routes known tools as rmcp does and
-//! answers any other name with a tool error (`OBJECT_NOT_FOUND`, code
-//! `UNKNOWN_TOOL`) naming the near misses in `fuzzy_matches`
-//! (`describe_tabel`: `describe_table`), which a model can act on; rmcp's
-//! own answer is the JSON-RPC error `-32602` "tool not found".
+//! **Unknown tools.** The router routes known tools as rmcp does. Any other
+//! name gets, by default, the current MCP revision's protocol error
+//! `-32602`, its message naming the near misses and its `data` the
+//! envelope; this server opts into the draft SEP-2145's answer instead
+//! (`envelope::rmcp::UnknownTool::Sep2145ToolError`), a tool error
+//! (`OBJECT_NOT_FOUND`, code `UNKNOWN_TOOL`) naming the near misses in
+//! `fuzzy_matches` (`describe_tabel`: `describe_table`), which any host
+//! passes to the model. `test_suite/examples/conformance_server.rs` keeps
+//! the default, which the conformance suite checks.
 //!
 //! **Tools with and without an `outputSchema`** (the MCP Inspector checks
 //! every result of a tool that declares one against it, error results
@@ -185,6 +189,7 @@ impl CatalogServer {
     pub fn new(tool_failure_meta: bool) -> Self {
         CatalogServer {
             tool_router: envelope::rmcp::Router::new(Self::tool_router())
+                .with_unknown_tool(envelope::rmcp::UnknownTool::Sep2145ToolError)
                 .with_tool_failure_meta(tool_failure_meta)
                 // A call of annotate_table with `_meta.idempotencyKey`
                 // runs once per key; a repeat gets the first answer.

@@ -391,14 +391,20 @@ async fn python_sdk_server() {
             "tool_error",
             json!({"name": "x"}),
             Some(unknown("no note named x")),
-            Some(NextMove::Stop),
+            Some(NextMove::Check {
+                tool: None,
+                arguments: None,
+            }),
         ),
         (
             "python_value_error",
             "value_error",
             json!({}),
             Some(unknown("Error executing tool value_error")),
-            Some(NextMove::Stop),
+            Some(NextMove::Check {
+                tool: None,
+                arguments: None,
+            }),
         ),
         (
             "python_validation",
@@ -414,7 +420,7 @@ async fn python_sdk_server() {
             "nope",
             json!({}),
             Some(String::from(
-                r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"nope\"","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#,
+                r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"Unknown tool: nope","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#,
             )),
             Some(NextMove::FixArguments {
                 problems: vec![],
@@ -458,7 +464,10 @@ async fn python_sdk_server() {
     );
     assert_eq!(
         host::next_move(timeout, CallBehaviour::default(), 1),
-        NextMove::Stop
+        NextMove::Check {
+            tool: None,
+            arguments: None
+        }
     );
     assert_eq!(
         host::next_move(timeout, CallBehaviour::READ, 1),
@@ -491,11 +500,15 @@ async fn python_sdk_server() {
     .expect_err("rate limited every time");
     assert!(started.elapsed() >= Duration::from_secs(2));
     assert_eq!(failure.attempts, 2);
-    assert_eq!(failure.next, NextMove::Stop);
-    // The host's decision, without the JSON that says "retryable".
+    assert_eq!(failure.next, NextMove::Exhausted { attempts: 2 });
+    // The facts as read, then the host's decision: the repeats are used up.
+    let said = "Do not repeat this call now: it failed 2 times, as often as the host repeats it. Tell the user it failed; it may pass later.";
     assert_eq!(
         failure.model_text,
-        "Do not repeat this call now. Tell the user it failed.\nRATE_LIMITED: Rate limited: try again later\nDo not repeat this call now. Tell the user it failed."
+        format!(
+            "{}\n{said}\nRATE_LIMITED: Rate limited: try again later\n{said}",
+            failure.envelope.to_json_string()
+        )
     );
     let failure = host::call_tool(
         session.client.peer(),
@@ -507,7 +520,13 @@ async fn python_sdk_server() {
     .expect_err("too slow");
     assert_eq!(failure.attempts, 1);
     assert_eq!(failure.envelope.code.as_deref(), Some("REQUEST_TIMEOUT"));
-    assert_eq!(failure.next, NextMove::Stop);
+    assert_eq!(
+        failure.next,
+        NextMove::Check {
+            tool: None,
+            arguments: None
+        }
+    );
 
     session.stop().await;
 }
@@ -545,7 +564,7 @@ async fn fastmcp_server() {
     };
     let unknown_tool = |name: &str| {
         format!(
-            r#"{{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"{name}\"","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}}"#
+            r#"{{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"Unknown tool: {name}","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}}"#
         )
     };
     let wrong_type = |path: &str, expected: &str| {
@@ -559,14 +578,20 @@ async fn fastmcp_server() {
             "tool_error",
             json!({"name": "x"}),
             Some(unknown("no note named x")),
-            Some(NextMove::Stop),
+            Some(NextMove::Check {
+                tool: None,
+                arguments: None,
+            }),
         ),
         (
             "fastmcp_value_error",
             "value_error",
             json!({}),
             Some(unknown("secret detail")),
-            Some(NextMove::Stop),
+            Some(NextMove::Check {
+                tool: None,
+                arguments: None,
+            }),
         ),
         (
             "fastmcp_validation",
@@ -634,7 +659,7 @@ async fn ts_sdk_server() {
     let session = Session::start(command).await;
 
     check_fixture("ts_tools", &session.tools().await);
-    let unknown_tool = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no tool is called \"nope\"","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#;
+    let unknown_tool = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"Tool nope not found","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#;
     let fix_name = NextMove::FixArguments {
         arguments: None,
         problems: vec![{
@@ -653,7 +678,10 @@ async fn ts_sdk_server() {
             Some(format!(
                 r#"{{"isError":true,"error_class":"UNKNOWN","message":"boom: no such note","next_steps":["{CHECK}"],"category":"Technical","effect":"unknown"}}"#
             )),
-            Some(NextMove::Stop),
+            Some(NextMove::Check {
+                tool: None,
+                arguments: None,
+            }),
         ),
         (
             "ts_validation",
@@ -682,7 +710,10 @@ async fn ts_sdk_server() {
             Some(format!(
                 r#"{{"isError":true,"error_class":"INTERNAL","message":"the tool's answer broke its output schema: Tool bad_out has an output schema but no structured content was provided","next_steps":["{CHECK}"],"code":"OUTPUT_INVALID","category":"Technical","effect":"unknown"}}"#
             )),
-            Some(NextMove::Stop),
+            Some(NextMove::Check {
+                tool: None,
+                arguments: None,
+            }),
         ),
         (
             "ts_disabled",

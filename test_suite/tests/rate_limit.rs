@@ -1,8 +1,9 @@
-//! Rate limits the server enforces (MCP draft SEP-3304, the IETF draft's
-//! `RateLimit` fields over HTTP), in one process: the rmcp router's
-//! `-32023` and the axum middleware's `429` checked whole, a refused call
-//! never run, governor's limiters behind both, and the host reading the
-//! refusals back and waiting exactly the time they ask.
+//! Rate limits the server enforces, in one process: the rmcp router's tool
+//! error result (MCP 2026-07-28; the draft SEP-3304's `-32023` opt-in) and
+//! the axum middleware's `429` with the IETF draft's `RateLimit` fields,
+//! checked whole, a refused call never run, governor's limiters behind
+//! both, and the host reading the refusals back and waiting exactly the
+//! time they ask.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -58,9 +59,18 @@ impl ServerHandler for Mail {}
 impl Mail {
     /// The server behind `limiter`, and its count of calls that ran.
     fn new(limiter: impl RateLimiter + 'static) -> (Self, Arc<AtomicU32>) {
+        Self::answering(limiter, envelope::rmcp::RateLimited::default())
+    }
+
+    /// [`Mail::new`], answering a refused call as `answer` says.
+    fn answering(
+        limiter: impl RateLimiter + 'static,
+        answer: envelope::rmcp::RateLimited,
+    ) -> (Self, Arc<AtomicU32>) {
         let sent = Arc::new(AtomicU32::new(0));
         let router = envelope::rmcp::Router::new(Self::tool_router())
             .with_rate_limit(envelope::rmcp::RateLimit::new(limiter))
+            .with_rate_limited(answer)
             .with_failures("send_mail", &[]);
         let server = Mail {
             tool_router: router,
@@ -89,8 +99,48 @@ fn send_mail() -> CallToolRequestParams {
 }
 
 #[tokio::test]
-async fn a_refused_mcp_call_is_the_sep_3304_error_and_never_runs() {
+async fn a_refused_mcp_call_is_a_tool_error_and_never_runs() {
     let (server, sent) = Mail::new(|_: &str, _: Option<&str>| Err(REFUSED));
+    let client = connect(server).await;
+    let result = client.peer().call_tool(send_mail()).await.unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(sent.load(Ordering::SeqCst), 0);
+    let read = host::read_call_tool_result(&result).unwrap();
+    let id = read.correlation_id.clone().unwrap();
+    assert_eq!(
+        read.to_json(),
+        json!({
+            "isError": true,
+            "error_class": "RATE_LIMITED",
+            "message": "the rate limit of 60 calls per 60 s was reached",
+            "retry_after_ms": 1200,
+            "code": "RATE_LIMITED",
+            "category": "Technical",
+            "retryable": true,
+            "correlation_id": id,
+            "details": {"limit": 60, "remaining": 0, "window_ms": 60_000}
+        })
+    );
+    // What a model reads: the wait, then the repeat.
+    assert_eq!(
+        result.content[1].as_text().unwrap().text,
+        "Wait 1200 ms, then repeat the same call unchanged.\nRATE_LIMITED: the rate limit of 60 calls per 60 s was reached\nlimit: 60\nremaining: 0\nwindow_ms: 60000\nWait 1200 ms, then repeat the same call unchanged."
+    );
+    assert_eq!(
+        RetryPolicy::default().next_move(&read, write(), 1),
+        NextMove::Repeat {
+            after: Duration::from_millis(1200)
+        }
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_sep_3304_error_is_an_opt_in() {
+    let (server, sent) = Mail::answering(
+        |_: &str, _: Option<&str>| Err(REFUSED),
+        envelope::rmcp::RateLimited::Sep3304Error,
+    );
     let client = connect(server).await;
     let error = client.peer().call_tool(send_mail()).await.unwrap_err();
     let ServiceError::McpError(data) = &error else {
@@ -169,9 +219,9 @@ async fn governor_in_one_line_and_a_wait_too_long_is_not_waited() {
     let (server, sent) = Mail::new(governor::RateLimiter::direct(once_an_hour));
     let client = connect(server).await;
     client.peer().call_tool(send_mail()).await.unwrap();
-    let error = client.peer().call_tool(send_mail()).await.unwrap_err();
+    let refused = client.peer().call_tool(send_mail()).await.unwrap();
     assert_eq!(sent.load(Ordering::SeqCst), 1);
-    let read = host::read_service_error(&error);
+    let read = host::read_call_tool_result(&refused).unwrap();
     let wait = read.retry_after_ms.unwrap();
     assert!((3_599_000..=3_600_000).contains(&wait), "{wait}");
     assert_eq!(read.details["limit"], 1);

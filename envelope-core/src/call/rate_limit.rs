@@ -10,14 +10,15 @@
 //!
 //! | where | wired by | the refusal |
 //! |---|---|---|
-//! | MCP | `envelope::rmcp::Router::with_rate_limit` | the JSON-RPC error [`JSONRPC_RATE_LIMITED`] (`-32023`), message the envelope's, `data` `{"retryAfterMs": 1200, "limit": 60, "remaining": 0}` ([`Limited::jsonrpc_data`]) |
+//! | MCP | `envelope::rmcp::Router::with_rate_limit` | a tool error result with the envelope of [`Limited::to_envelope`] (MCP 2026-07-28); opt-in (`RateLimited::Sep3304Error`), the draft SEP-3304's JSON-RPC error [`JSONRPC_RATE_LIMITED`] (`-32023`), message the envelope's, `data` `{"retryAfterMs": 1200, "limit": 60, "remaining": 0}` ([`Limited::jsonrpc_data`]) |
 //! | HTTP | `envelope::axum::rate_limited` on the routes | `429 Too Many Requests`, `Retry-After` in whole seconds, `RateLimit-Policy: "default";q=60;w=60` and `RateLimit: "default";r=0;t=2` ([`Limited::policy_field`], [`Limited::limit_field`]), the problem details of [`Limited::to_envelope`] |
 //!
-//! The MCP form is the draft SEP-3304's ("Rate limiting"), the HTTP fields
-//! the IETF draft it points to (draft-ietf-httpapi-ratelimit-headers-09,
-//! structured fields: `q` the quota, `w` the window in seconds, `r` the
-//! calls remaining, `t` seconds until the next call is admitted). Both are
-//! drafts, so the limiter is opt-in. The host reads them back
+//! The MCP default follows the current revision, which defines no
+//! rate-limit code; the JSON-RPC form is the draft SEP-3304's ("Rate
+//! limiting"), opt-in. The HTTP fields are the IETF draft it points to
+//! (draft-ietf-httpapi-ratelimit-headers-09, structured fields: `q` the
+//! quota, `w` the window in seconds, `r` the calls remaining, `t` seconds
+//! until the next call is admitted). A limiter is opt-in. The host reads them back
 //! (`host::read_jsonrpc_error`, `host::read_http_response`): a
 //! `RATE_LIMITED` envelope whose `retry_after_ms` is the wait, with
 //! `details.limit` and `details.remaining`.

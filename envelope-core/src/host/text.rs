@@ -2,7 +2,7 @@
 //! back: an unknown tool, rejected arguments (pydantic's and zod's
 //! reports), a tool's own error. Only what a text states is read.
 
-use super::bound::cut;
+use super::bound::{cut, cut_to};
 use super::{pydantic, zod};
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
@@ -33,14 +33,11 @@ pub(super) fn read(text: &str) -> Option<ErrorEnvelope> {
             .with_code("OUTPUT_INVALID"),
         );
     }
-    if let Some(name) = text.strip_prefix("Unknown tool: ").or_else(|| {
+    if let Some(named) = text.strip_prefix("Unknown tool: ").or_else(|| {
         text.strip_prefix("Tool ")
             .and_then(|rest| rest.strip_suffix(" not found"))
     }) {
-        return Some(crate::render::mcp::unknown_tool(
-            &cut(name.trim()),
-            Vec::new(),
-        ));
+        return Some(unknown_tool(text, named));
     }
     if let Some(envelope) = pydantic::report(text) {
         return Some(envelope);
@@ -57,6 +54,31 @@ pub(super) fn read(text: &str) -> Option<ErrorEnvelope> {
         return Some(envelope);
     }
     Some(ErrorEnvelope::new(ErrorClass::Unknown, cut(said)))
+}
+
+/// The envelope of an unknown tool's text `text`, whose part after the
+/// SDK's prefix is `named`: the name, and the near misses when the text
+/// names them as this crate's router writes them (`Unknown tool: list_todo.
+/// Did you mean list_todos?`, or `a or b`). The message is the text as
+/// sent, cut.
+fn unknown_tool(text: &str, named: &str) -> ErrorEnvelope {
+    let (name, near) = match named.split_once(". Did you mean ") {
+        Some((name, near)) => {
+            let near = near.strip_suffix('?').unwrap_or(near);
+            let near = near
+                .split(" or ")
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .take(super::MAX_ITEMS)
+                .map(|name| cut_to(name, super::MAX_NAME_CHARS))
+                .collect();
+            (name, near)
+        }
+        None => (named, Vec::new()),
+    };
+    let mut envelope = crate::render::mcp::unknown_tool(&cut(name.trim()), near);
+    envelope.fields_mut().message = cut(text);
+    envelope
 }
 
 /// A tool the server has but turned off (the TypeScript SDK's `Tool <name>

@@ -1,5 +1,5 @@
-//! A rate limit in front of a [`Router`](super::Router)'s tools (MCP draft
-//! SEP-3304; the rules are [`crate::rate_limit`]'s).
+//! A rate limit in front of a [`Router`](super::Router)'s tools (the rules
+//! are [`crate::rate_limit`]'s; the draft SEP-3304's error is an opt-in).
 
 use ::rmcp::ErrorData;
 use ::rmcp::model::ErrorCode;
@@ -27,9 +27,10 @@ use crate::model::variant_spec::VariantSpec;
 /// ```
 ///
 /// A refused call never runs (its idempotency key is not claimed): the
-/// client gets the JSON-RPC error `-32023` with `data` `{"retryAfterMs",
-/// "limit", "remaining"}`, and the router logs it as the call's failure
-/// (`RATE_LIMITED`, code `RATE_LIMITED`).
+/// client gets a tool error result with the `RATE_LIMITED` envelope (code
+/// `RATE_LIMITED`), or with [`RateLimited::Sep3304Error`](super::RateLimited)
+/// the draft's JSON-RPC error `-32023` with `data` `{"retryAfterMs",
+/// "limit", "remaining"}`, and the router logs it as the call's failure.
 pub type RateLimit = crate::call::rate_limit::RateLimit<RequestContext<RoleServer>>;
 
 /// The failure every tool of a rate-limited router can get, for its
@@ -39,8 +40,9 @@ pub(super) const REFUSED: VariantSpec = VariantSpec::new("RateLimited")
     .with_code("RATE_LIMITED")
     .with_effect(Effect::Nothing);
 
-/// The JSON-RPC error of a refused call: code `-32023`, the answered
-/// envelope's message, SEP-3304's `data`.
+/// The JSON-RPC error of a refused call, with
+/// [`RateLimited::Sep3304Error`](super::RateLimited): code `-32023`, the
+/// answered envelope's message, SEP-3304's `data`.
 pub(super) fn refusal(limited: &Limited, answered: &ErrorEnvelope) -> ErrorData {
     ErrorData::new(
         ErrorCode(JSONRPC_RATE_LIMITED),

@@ -10,9 +10,13 @@
 //!   that context, whether the tool wrote `?`, `.or_fail(&call)?` or
 //!   returned an envelope: the retry rule over the annotations, the
 //!   correlation id, one log line (feature `tracing`).
-//! - A call of a tool the router does not have gets the near-miss tool
-//!   names ([`UnknownTool`]); opt-in, every error result carries the draft
-//!   SEP-3313 tool-failure object ([`Router::with_tool_failure_meta`]).
+//! - A call of a tool the router does not have gets the current revision's
+//!   protocol error `-32602` with the near-miss tool names
+//!   ([`UnknownTool`]); a rate-limited call a tool error result
+//!   ([`RateLimited`]). Drafts are opt-ins that name them: the tool error
+//!   of SEP-2145 for an unknown tool, SEP-3304's `-32023`, and SEP-3313's
+//!   tool-failure object on every error result
+//!   ([`Router::with_tool_failure_meta`]).
 //! - `ErrorEnvelope`, and through the facade every derived type, is an
 //!   rmcp tool error (`IntoCallToolResult`): `Result<Json<T>, ErrorEnvelope>`
 //!   is a valid `#[tool]` return type. The error result carries the
@@ -190,9 +194,9 @@ pub fn call_tool_result<E: Envelope>(error: E, text: Option<(String, Vec<String>
 ///
 /// ```text
 /// tool_router: Self::tool_router().into(),
-/// // or, answering an unknown tool with a JSON-RPC error:
+/// // or, answering an unknown tool with a tool error result (draft SEP-2145):
 /// tool_router: envelope::rmcp::Router::new(Self::tool_router())
-///     .with_unknown_tool(envelope::rmcp::UnknownTool::ProtocolError),
+///     .with_unknown_tool(envelope::rmcp::UnknownTool::Sep2145ToolError),
 /// ```
 pub struct Router<S> {
     /// Shared with the calls it routes, for their tools' input schemas
@@ -202,6 +206,7 @@ pub struct Router<S> {
     tool_failure_meta: bool,
     idempotency: Option<Idempotency>,
     rate_limit: Option<RateLimit>,
+    rate_limited: RateLimited,
     /// Each tool's declared failures (`with_failures`), in order.
     failures: Vec<(String, Vec<DeclaredFailure>)>,
 }
@@ -214,6 +219,7 @@ impl<S> Clone for Router<S> {
             tool_failure_meta: self.tool_failure_meta,
             idempotency: self.idempotency.clone(),
             rate_limit: self.rate_limit.clone(),
+            rate_limited: self.rate_limited,
             failures: self.failures.clone(),
         }
     }
@@ -227,6 +233,7 @@ impl<S> std::fmt::Debug for Router<S> {
             .field("tool_failure_meta", &self.tool_failure_meta)
             .field("idempotency", &self.idempotency)
             .field("rate_limit", &self.rate_limit)
+            .field("rate_limited", &self.rate_limited)
             .field("failures", &self.failures)
             .finish()
     }
@@ -253,16 +260,20 @@ impl<S> std::ops::DerefMut for Router<S> {
 }
 
 impl<S: Send + Sync + 'static> Router<S> {
-    /// Routes through `tools`; an unknown tool is answered as
-    /// [`UnknownTool::ToolError`], and no SEP-3313 object is added.
+    /// Routes through `tools`, as the current MCP revision (2026-07-28)
+    /// asks: an unknown tool is answered with the protocol error `-32602`
+    /// ([`UnknownTool::ProtocolError`]), a rate limit (when one is set)
+    /// with a tool error result ([`RateLimited::ToolError`]), and no draft
+    /// SEP-3313 object is added.
     #[must_use]
     pub fn new(tools: ToolRouter<S>) -> Self {
         Router {
             tools: Arc::new(tools),
-            unknown_tool: UnknownTool::ToolError,
+            unknown_tool: UnknownTool::ProtocolError,
             tool_failure_meta: false,
             idempotency: None,
             rate_limit: None,
+            rate_limited: RateLimited::ToolError,
             failures: Vec::new(),
         }
     }
@@ -318,16 +329,25 @@ impl<S: Send + Sync + 'static> Router<S> {
         self
     }
 
-    /// Puts a rate limit in front of the tools (MCP draft SEP-3304, opt-in
-    /// while it is a draft; [`RateLimit`], [`crate::rate_limit`]): each
-    /// call of a tool the router has is first put to the limiter, and a
-    /// refused call is answered with the JSON-RPC error `-32023`, `data`
-    /// `{"retryAfterMs": 1200, "limit": 60, "remaining": 0}`, without
-    /// running. A tool with declared failures ([`Router::with_failures`])
-    /// lists `RATE_LIMITED` among them.
+    /// Puts a rate limit in front of the tools ([`RateLimit`],
+    /// [`crate::rate_limit`]): each call of a tool the router has is first
+    /// put to the limiter, and a refused call does not run. It is answered
+    /// as [`Router::with_rate_limited`] says: by default a tool error
+    /// result with the `RATE_LIMITED` envelope and its `retry_after_ms`,
+    /// which a model reads and a host's retry loop waits on (the current
+    /// revision defines no rate-limit code). A tool with declared failures
+    /// ([`Router::with_failures`]) lists `RATE_LIMITED` among them.
     #[must_use]
     pub fn with_rate_limit(mut self, limit: RateLimit) -> Self {
         self.rate_limit = Some(limit);
+        self
+    }
+
+    /// Sets how a call the rate limit refuses is answered; see
+    /// [`RateLimited`].
+    #[must_use]
+    pub fn with_rate_limited(mut self, answer: RateLimited) -> Self {
+        self.rate_limited = answer;
         self
     }
 
@@ -417,10 +437,11 @@ impl<S: Send + Sync + 'static> Router<S> {
     /// # Errors
     ///
     /// What rmcp's router returns (a tool's protocol error, an argument
-    /// that does not deserialize); for an unknown tool with
-    /// [`UnknownTool::ProtocolError`], `-32602` with the near misses; for
-    /// a call the rate limit refuses ([`Router::with_rate_limit`]),
-    /// `-32023`.
+    /// that does not deserialize: `-32602`; a tool that could not be
+    /// routed: `-32603`); for an unknown tool, `-32602` with the near
+    /// misses (unless [`UnknownTool::Sep2145ToolError`]); for a call the
+    /// rate limit refuses, only with [`RateLimited::Sep3304Error`],
+    /// the draft's `-32023`.
     pub async fn call(&self, context: ToolCallContext<'_, S>) -> Result<CallToolResponse, ErrorData> {
         let name = context.name.clone();
         let request = &context.request_context;
@@ -447,7 +468,10 @@ impl<S: Send + Sync + 'static> Router<S> {
             #[cfg(feature = "tracing")]
             let call = call.over(crate::call::span::Transport::Mcp);
             let answered = call.fail(limited.to_envelope());
-            return Err(limit::refusal(&limited, &answered));
+            return match self.rate_limited {
+                RateLimited::ToolError => Ok(self.error_result(&answered).into()),
+                RateLimited::Sep3304Error => Err(limit::refusal(&limited, &answered)),
+            };
         }
         let keyed = match &self.idempotency {
             Some(idempotency) => match idempotency.rule(&name) {
@@ -525,16 +549,13 @@ impl<S: Send + Sync + 'static> Router<S> {
         let call = call.over(crate::call::span::Transport::Mcp);
         let envelope = call.fail(unknown_tool(&name, &known));
         match self.unknown_tool {
-            UnknownTool::ToolError => Ok(self.error_result(&envelope).into()),
+            UnknownTool::Sep2145ToolError => Ok(self.error_result(&envelope).into()),
             UnknownTool::ProtocolError => {
-                let mut message = format!("unknown tool {}", Value::from(cut(&name)));
+                let mut message = format!("Unknown tool: {}", cut(&name));
                 if !envelope.fuzzy_matches.is_empty() {
-                    let names: Vec<String> = envelope
-                        .fuzzy_matches
-                        .iter()
-                        .map(|n| Value::from(n.as_str()).to_string())
-                        .collect();
-                    message.push_str(&format!("; did you mean {}?", names.join(" or ")));
+                    message.push_str(". Did you mean ");
+                    message.push_str(&envelope.fuzzy_matches.join(" or "));
+                    message.push('?');
                 }
                 Err(ErrorData::invalid_params(message, Some(envelope.to_json())))
             }
@@ -542,28 +563,48 @@ impl<S: Send + Sync + 'static> Router<S> {
     }
 }
 
-/// How a call of an unknown tool is answered.
+/// How a call of an unknown tool (or of a disabled one) is answered.
 ///
-/// The default is a tool error. Both official SDK servers answer an
-/// unknown tool with a tool result (TypeScript SDK 1.32: `isError` text
-/// "MCP error -32602: Tool nope not found"; Python SDK 2.3: "Unknown tool:
-/// nope"), the direction of the open SEP-2145, and a host passes a tool
-/// result to the model, which can then pick the near miss and call again.
-/// A JSON-RPC error often stops at the host, which rmcp's own answer (the
-/// `-32602` "tool not found" the current specification's examples show)
-/// does.
+/// The default is the current MCP revision's (2026-07-28, `server/tools`:
+/// "Unknown tool" is a protocol error, answered as JSON-RPC `-32602`), with
+/// the near misses in the message, so a host that shows protocol errors to
+/// the model still recovers, and the envelope in `data` for a host that
+/// reads it (`host::read_jsonrpc_error`). The tool error result of the
+/// open draft SEP-2145 is an opt-in: the official SDK servers answer so
+/// (TypeScript SDK 1.32, Python SDK 2.3), and a host passes a tool result
+/// to the model, but a conformance check of the revision fails it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum UnknownTool {
-    /// A tool error result carrying an `OBJECT_NOT_FOUND` envelope, code
-    /// `UNKNOWN_TOOL`, with the near-miss tool names in `fuzzy_matches`
-    /// and a next step.
+    /// The JSON-RPC error `-32602` (invalid params), its message the
+    /// revision's `Unknown tool: NAME`, followed by the near misses
+    /// (`Unknown tool: list_todo. Did you mean list_todos?`), and its
+    /// `data` the `OBJECT_NOT_FOUND` envelope (code `UNKNOWN_TOOL`) as
+    /// JSON. Follows MCP 2026-07-28.
+    #[default]
+    ProtocolError,
+    /// A tool error result (`isError: true`) carrying the same envelope:
+    /// the answer of the draft SEP-2145, opt-in while it is a draft.
+    Sep2145ToolError,
+}
+
+/// How a call that the router's rate limit refuses is answered
+/// ([`Router::with_rate_limit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum RateLimited {
+    /// A tool error result (`isError: true`) with the `RATE_LIMITED`
+    /// envelope (code `RATE_LIMITED`, `retry_after_ms`, `details.limit`
+    /// and `details.remaining` when known): what the current revision
+    /// (2026-07-28) allows, which defines no rate-limit code; a model
+    /// reads when to repeat, a host's retry loop waits it.
     #[default]
     ToolError,
-    /// The JSON-RPC error `-32602` (invalid params), its message naming
-    /// the near misses (`unknown tool "get_nte"; did you mean "get_note"?`)
-    /// and its `data` the same envelope as JSON.
-    ProtocolError,
+    /// The JSON-RPC error `-32023` with `data` `{"retryAfterMs",
+    /// "limit", "remaining"}`: the draft SEP-3304's, opt-in while it is a
+    /// draft (the revision reserves `-32020` to `-32099` and forbids
+    /// emitting a code of that range it does not define).
+    Sep3304Error,
 }
 
 /// `result` with the SEP-3313 tool-failure object in its `_meta`, when it
