@@ -114,28 +114,61 @@ fn calls() -> Vec<CallToolRequestParams> {
     calls
 }
 
-/// The JSON-RPC error codes of every call of [`calls`] to a server
-/// answering as told.
-async fn codes(unknown: UnknownTool, limited: RateLimited) -> BTreeSet<i32> {
+/// What every call of [`calls`] to a server answering as told got: a
+/// JSON-RPC error's code, or a result's failure code (`None` for a
+/// success), marked `(replay)` when it is a stored answer sent again.
+async fn answers(unknown: UnknownTool, limited: RateLimited) -> Vec<String> {
     let client = connect(todos(unknown, limited)).await;
-    let mut codes = BTreeSet::new();
+    let mut answers = Vec::new();
     for call in calls() {
-        match client.peer().call_tool(call).await {
-            Ok(_) => {}
-            Err(ServiceError::McpError(error)) => {
-                codes.insert(error.code.0);
+        answers.push(match client.peer().call_tool(call).await {
+            Ok(result) => {
+                let code = keyed::code(&result).unwrap_or_else(|| keyed::text(&result));
+                match keyed::replayed(&result) {
+                    true => format!("{code} (replay)"),
+                    false => code,
+                }
             }
+            Err(ServiceError::McpError(error)) => error.code.0.to_string(),
             Err(other) => panic!("not a JSON-RPC answer: {other:?}"),
-        }
+        });
     }
     client.cancel().await.unwrap();
-    codes
+    answers
+}
+
+/// The JSON-RPC error codes among `answers`.
+fn codes(answers: &[String]) -> BTreeSet<i32> {
+    answers
+        .iter()
+        .filter_map(|answer| answer.parse().ok())
+        .collect()
 }
 
 #[tokio::test]
 async fn by_default_every_code_is_the_revisions() {
-    let emitted = codes(UnknownTool::default(), RateLimited::default()).await;
-    assert_eq!(emitted, BTreeSet::from([-32602]));
+    let defaults = answers(UnknownTool::default(), RateLimited::default()).await;
+    assert_eq!(
+        defaults,
+        [
+            "-32602",
+            "-32602",
+            "RATE_LIMITED",
+            "[]",
+            // rmcp's own answer to arguments `Parameters<T>` cannot read: a
+            // tool error result with its text (input validation errors are
+            // tool errors since MCP 2025-11-25), no JSON-RPC error.
+            "failed to deserialize parameters: invalid type: integer `7`, expected a string",
+            "failed to deserialize parameters: missing field `title`",
+            "IDEMPOTENCY_KEY_REQUIRED",
+            "IDEMPOTENCY_KEY_INVALID",
+            "milk",
+            "milk (replay)",
+            "IDEMPOTENCY_KEY_REUSED",
+            "IDEMPOTENCY_KEY_INVALID",
+        ]
+    );
+    let emitted = codes(&defaults);
     for code in &emitted {
         assert!(
             REVISION_CODES.contains(code),
@@ -146,8 +179,9 @@ async fn by_default_every_code_is_the_revisions() {
     // SEP-2145's answer an unknown tool is no JSON-RPC error at all (nor
     // are arguments that do not deserialize, or a refused key, ever: they
     // are tool error results).
-    let drafts = codes(UnknownTool::Sep2145ToolError, RateLimited::Sep3304Error).await;
-    assert_eq!(drafts, BTreeSet::from([-32023]));
+    let drafts = answers(UnknownTool::Sep2145ToolError, RateLimited::Sep3304Error).await;
+    assert_eq!(codes(&drafts), BTreeSet::from([-32023]));
+    assert_eq!(drafts[..2], ["UNKNOWN_TOOL", "UNKNOWN_TOOL"]);
 }
 
 /// `tools-call-protocol-error` (the conformance suite's pending scenario,

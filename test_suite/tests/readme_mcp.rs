@@ -182,12 +182,22 @@ async fn plain_question_marks_answer_through_the_call() {
     assert_eq!(bad["argument_errors"][0]["path"], "/id");
     assert_eq!(bad["argument_errors"][0]["kind"], "missing");
 
-    // An unknown tool: the near miss, through a context of its own.
+    // An unknown tool: the revision's protocol error, naming the near
+    // miss, the envelope in `data`, through a context of its own.
     let unknown = call(&client, "get_nte", json!({"id": "n-1"}), Some("corr-2"))
         .await
-        .unwrap();
-    let unknown = answered(&unknown, Some("corr-2"));
+        .unwrap_err();
+    let rmcp::service::ServiceError::McpError(unknown) = unknown else {
+        panic!("not a JSON-RPC error: {unknown:?}");
+    };
+    assert_eq!(unknown.code.0, -32602);
+    assert_eq!(
+        unknown.message,
+        "Unknown tool: get_nte. Did you mean get_note?"
+    );
+    let unknown = unknown.data.expect("the envelope");
     assert_eq!(unknown["code"], "UNKNOWN_TOOL");
+    assert_eq!(unknown["correlation_id"], "corr-2");
     assert_eq!(unknown["fuzzy_matches"], json!(["get_note"]));
     client.cancel().await.unwrap();
 }
