@@ -4,7 +4,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, Tool};
 use rmcp::service::{Peer, RoleClient};
 use serde_json::Value;
 
-use super::model_text::shown;
+use super::model_text::model_text;
 use super::policy::Retries;
 use crate::call::CallBehaviour;
 use crate::call::idempotency;
@@ -20,8 +20,7 @@ pub struct Failure {
     pub envelope: ErrorEnvelope,
     /// The next move: never [`NextMove::Repeat`] (the loop made those).
     pub next: NextMove,
-    /// [`model_text`](super::model_text) of the two, for the model (which
-    /// says so when the failure is a stored answer sent again).
+    /// [`model_text`] of the two, for the model.
     pub model_text: String,
     /// How many times the call was made, the first included.
     pub attempts: u32,
@@ -133,7 +132,7 @@ pub async fn call_tool(
             }
             next => {
                 return Err(Failure {
-                    model_text: shown(&envelope, &next, replayed),
+                    model_text: model_text(&envelope, &next),
                     envelope,
                     next,
                     attempts: attempt,

@@ -37,16 +37,7 @@ use crate::render::text;
 /// left out when the two together would be longer.
 #[must_use]
 pub fn model_text(envelope: &ErrorEnvelope, next: &NextMove) -> String {
-    shown(envelope, next, false)
-}
-
-/// [`model_text`], saying the failure is a keyed call's stored answer
-/// sent again when `replayed`.
-pub(super) fn shown(envelope: &ErrorEnvelope, next: &NextMove, replayed: bool) -> String {
-    let text = cut_to(
-        &text::to_string(envelope, next, replayed),
-        MAX_MODEL_TEXT_CHARS,
-    );
+    let text = cut_to(&text::to_string(envelope, next), MAX_MODEL_TEXT_CHARS);
     let json = envelope.json_string();
     if json.chars().count() + 1 + text.chars().count() <= MAX_MODEL_TEXT_CHARS {
         text::join(&json, &text)

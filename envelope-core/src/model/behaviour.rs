@@ -1,5 +1,9 @@
 //! [`CallBehaviour`]: what a call does to the state behind it, as the
-//! tool declares it (MCP `ToolAnnotations`) or the HTTP method says.
+//! tool declares it (MCP `ToolAnnotations`) or the HTTP method says; the
+//! next steps of a keyed call's failure and of its stored answer sent
+//! again.
+
+use crate::model::envelope::ErrorEnvelope;
 
 /// What a tool call does to the state behind it, as the tool declares it.
 ///
@@ -48,6 +52,24 @@ pub struct CallBehaviour {
 /// the same call again, with the same key.
 pub(crate) const KEY_STEP: &str =
     "repeat the same call with the same idempotency key: the server runs it at most once";
+
+/// The first next step of a keyed call's stored failure sent again: the
+/// same key gets the same answer, so a new attempt is a new call (worded
+/// without "repeat", so no text reads it as a plain repeat).
+pub(crate) const REPLAY_STEP: &str = "this is the stored answer of the first call with this idempotency key, sent again: the same key always gets it; check first whether the call took effect, and make it again only with a new idempotency key";
+
+/// `envelope`, a keyed call's stored failure, as it is sent again (MCP and
+/// HTTP alike): not `retryable`, since a repeat with the same key gets the
+/// same answer, and [`REPLAY_STEP`] first among its next steps in place of
+/// [`KEY_STEP`], so a client that ignores the replay mark does not loop.
+/// Its effect stays: a failure that may have taken effect still says so.
+pub(crate) fn replayed(envelope: ErrorEnvelope) -> ErrorEnvelope {
+    let mut envelope = envelope.with_retryable(false);
+    let steps = &mut envelope.fields_mut().next_steps;
+    steps.retain(|step| step != KEY_STEP && step != REPLAY_STEP);
+    steps.insert(0, String::from(REPLAY_STEP));
+    envelope
+}
 
 impl CallBehaviour {
     /// A read: read-only, and so idempotent.

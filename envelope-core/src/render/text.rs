@@ -29,13 +29,11 @@ use crate::model::envelope::ErrorEnvelope;
 use crate::model::next_move::{Attempt, NextMove};
 
 /// Writes the text of `envelope` with `next` as its first and last
-/// sentence (see the module docs); `replayed` when it is a keyed call's
-/// stored answer sent again, which the text says.
+/// sentence (see the module docs).
 pub(crate) fn write(
     out: &mut impl fmt::Write,
     envelope: &ErrorEnvelope,
     next: &NextMove,
-    replayed: bool,
 ) -> fmt::Result {
     let act = envelope.error_class.act();
     // The class's own sentence says what to do (and who acts) when the
@@ -74,9 +72,6 @@ pub(crate) fn write(
         });
     if !listed {
         write!(out, ": {}", envelope.message)?;
-    }
-    if replayed || matches!(next, NextMove::Replayed { .. }) {
-        out.write_str("\nThis is the stored answer of the first call with this idempotency key.")?;
     }
     if !envelope.fuzzy_matches.is_empty() && !matches!(next, NextMove::PickNearMiss { .. }) {
         out.write_str("\nDid you mean: ")?;
@@ -356,7 +351,7 @@ impl fmt::Display for ErrorEnvelope {
     /// TIMEOUT (ORDER_TIMEOUT): the order service did not answer in time
     /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write(f, self, &NextMove::of(self, &Attempt::default()), false)
+        write(f, self, &NextMove::of(self, &Attempt::default()))
     }
 }
 
@@ -374,16 +369,6 @@ pub(crate) fn blocks(envelope: &ErrorEnvelope) -> [String; 2] {
     [envelope.json_string(), envelope.to_string()]
 }
 
-/// [`blocks`] of a keyed call's stored answer sent again: the text
-/// renders the decision for a replay ([`Attempt::replayed`]), so a client
-/// that does not read the replay mark does not loop on it.
-#[cfg(feature = "rmcp")]
-pub(crate) fn replayed_blocks(envelope: &ErrorEnvelope) -> [String; 2] {
-    let attempt = Attempt::default().replayed_if(true);
-    let next = NextMove::of(envelope, &attempt);
-    [envelope.json_string(), to_string(envelope, &next, true)]
-}
-
 /// [`blocks`] as one text, joined by a newline: a tool result's `content`.
 pub(crate) fn joined(envelope: &ErrorEnvelope) -> String {
     let [json, text] = blocks(envelope);
@@ -398,10 +383,10 @@ pub(crate) fn join(json: &str, text: &str) -> String {
 
 /// The text of `envelope` with `next` first and last, as a string (see
 /// [`write`]).
-#[cfg(any(feature = "host", feature = "rmcp"))]
-pub(crate) fn to_string(envelope: &ErrorEnvelope, next: &NextMove, replayed: bool) -> String {
+#[cfg(feature = "host")]
+pub(crate) fn to_string(envelope: &ErrorEnvelope, next: &NextMove) -> String {
     let mut text = String::new();
     // Writing to a `String` cannot fail.
-    let _ = write(&mut text, envelope, next, replayed);
+    let _ = write(&mut text, envelope, next);
     text
 }

@@ -16,6 +16,7 @@ use serde_json::Value;
 use super::{Failure, Rejection};
 use crate::call::idempotency::{self, Claim, Key, KeyRule, Scope, Store};
 use crate::model::effect::Effect;
+use crate::model::envelope::ErrorEnvelope;
 
 /// The request header of an idempotency key.
 pub const IDEMPOTENCY_KEY: HeaderName = HeaderName::from_static("idempotency-key");
@@ -266,7 +267,9 @@ async fn settle(keys: &Keys, scope: &Scope, key: &Key, response: Response) -> Re
 
 /// A response as the store keeps it, written by [`stored`] and read by
 /// [`replay`]: the status, `Content-Type` and `Location`, and the body as
-/// text, or as hex digits (`body_hex`) when it is not UTF-8.
+/// text, or as hex digits (`body_hex`) when it is not UTF-8; for a failure
+/// answered with an envelope, the envelope too (`envelope`), which a
+/// replay answers again.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct StoredResponse {
     status: u16,
@@ -275,6 +278,8 @@ struct StoredResponse {
     body: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     body_hex: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    envelope: Option<Value>,
 }
 
 /// `parts` and `bytes` as the store keeps them.
@@ -290,11 +295,16 @@ fn stored(parts: &http::response::Parts, bytes: &[u8]) -> String {
         Ok(text) => (Some(text.to_owned()), None),
         Err(_) => (None, Some(hex(bytes))),
     };
+    let envelope = parts
+        .extensions
+        .get::<Failure>()
+        .map(|failure| failure.envelope.to_json());
     let stored = StoredResponse {
         status: parts.status.as_u16(),
         headers,
         body,
         body_hex,
+        envelope,
     };
     serde_json::to_string(&stored).unwrap_or_default()
 }
@@ -308,17 +318,32 @@ fn stored_not_kept() -> String {
     stored(&parts, problem.as_ref())
 }
 
-/// The stored response, as it was, with `Idempotent-Replayed: true`;
-/// `None` when the store's text is not a [`StoredResponse`].
+/// The stored response, with `Idempotent-Replayed: true`: a failure with
+/// its envelope as a replay says it (`model::behaviour::replayed`: not
+/// retryable, the replay's step first; answered again by
+/// `answer_failures`, with this request's correlation id, as the MCP
+/// router's replay is), any other response as it was; `None` when the
+/// store's text is not a [`StoredResponse`].
 fn replay(stored: &str) -> Option<Response> {
     let stored: StoredResponse = serde_json::from_str(stored).ok()?;
+    let status = StatusCode::from_u16(stored.status).ok()?;
+    let failure = stored
+        .envelope
+        .and_then(|envelope| serde_json::from_value::<ErrorEnvelope>(envelope).ok());
+    if let Some(envelope) = failure {
+        let mut response = super::respond(crate::model::behaviour::replayed(envelope), status, None);
+        response
+            .headers_mut()
+            .insert(IDEMPOTENT_REPLAYED, HeaderValue::from_static("true"));
+        return Some(response);
+    }
     let body = match (stored.body, stored.body_hex) {
         (_, Some(hex)) => Body::from(unhex(&hex)?),
         (Some(text), None) => Body::from(text),
         (None, None) => return None,
     };
     let mut response = Response::new(body);
-    *response.status_mut() = StatusCode::from_u16(stored.status).ok()?;
+    *response.status_mut() = status;
     for (name, value) in &stored.headers {
         if let (Ok(name), Ok(value)) = (
             HeaderName::from_bytes(name.as_bytes()),

@@ -632,16 +632,21 @@ fn envelope_of(result: &CallToolResult) -> Option<ErrorEnvelope> {
 
 /// `result`, a keyed call's stored answer, as it is sent again: marked
 /// `_meta.idempotentReplay: true`, and, when it is a failure of ours, its
-/// text rendered for a replay (it says it is the stored answer and what to
-/// do instead of a repeat, which would get it again), so a client that
-/// does not read the mark does not loop.
+/// envelope as a replay says it (`model::behaviour::replayed`: not
+/// retryable, the replay's step first), in every block and in
+/// `structuredContent`, so a client that does not read the mark does not
+/// loop.
 fn replay(mut result: CallToolResult) -> CallToolResult {
     if result.is_error == Some(true)
         && let Some(envelope) = envelope_of(&result)
     {
-        result.content = crate::render::text::replayed_blocks(&envelope)
+        let envelope = crate::model::behaviour::replayed(envelope);
+        result.content = crate::render::text::blocks(&envelope)
             .map(ContentBlock::text)
             .into();
+        if result.structured_content.is_some() {
+            result.structured_content = Some(envelope.to_json());
+        }
     }
     result.meta.get_or_insert_with(MetaObject::default).insert(
         String::from(crate::call::idempotency::REPLAY_META_KEY),
