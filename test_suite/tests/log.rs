@@ -413,3 +413,37 @@ fn every_text_field_of_every_event_is_escaped() {
         assert!(inert(value), "{value}");
     }
 }
+
+/// An `ErrorEnvelope` answered through a call (the argument extractor's,
+/// the router's unknown tool): the operator reads its message, not the
+/// multi-line text a model reads, and a failure without a code logs its
+/// class's name as the code.
+#[test]
+fn an_envelope_failed_through_a_call_logs_its_message_and_class() {
+    let call = envelope::CallContext::new("get_note").with_correlation_id("req-5");
+    let failure = envelope::args::invalid_arguments(vec![envelope::ArgumentError::new(
+        envelope::ArgumentErrorKind::Missing,
+        "/id",
+    )]);
+    let events = capture(|| drop(call.fail(failure)));
+    assert_eq!(
+        events,
+        [Captured {
+            level: Level::INFO,
+            fields: fields(&[
+                ("message", "tool call failed"),
+                ("envelope.error_class", "\"INVALID_ARGUMENTS\""),
+                ("envelope.code", "\"INVALID_ARGUMENTS\""),
+                ("envelope.owner", "\"caller\""),
+                ("envelope.effect", "\"nothing\""),
+                ("envelope.retryable", "false"),
+                ("envelope.correlation_id", "\"req-5\""),
+                (
+                    "exception.message",
+                    "\"1 problem in the arguments: /id is missing\""
+                ),
+                ("envelope.sources", "[]"),
+            ]),
+        }]
+    );
+}

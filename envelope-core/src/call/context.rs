@@ -286,12 +286,18 @@ impl CallContext {
     pub fn fail<E: Envelope + Error>(&self, error: E) -> ErrorEnvelope {
         let envelope = error.to_envelope();
         self.answer(envelope, |_envelope| {
+            // An envelope's `Display` is the text a model reads; its
+            // operator's text is its message.
             #[cfg(feature = "tracing")]
-            crate::call::log::record(
-                _envelope,
-                &error.to_string(),
-                &crate::call::log::sources(&error),
-            );
+            if std::any::type_name::<E>() == std::any::type_name::<ErrorEnvelope>() {
+                crate::call::log::record(_envelope, &_envelope.message, &[]);
+            } else {
+                crate::call::log::record(
+                    _envelope,
+                    &error.to_string(),
+                    &crate::call::log::sources(&error),
+                );
+            }
         })
     }
 

@@ -17,12 +17,12 @@ use crate::model::envelope::ErrorEnvelope;
 /// | field | value |
 /// |---|---|
 /// | `envelope.error_class` | the class's wire name (`"TIMEOUT"`) |
-/// | `envelope.code` | the domain code, or empty |
+/// | `envelope.code` | the domain code, else the class's wire name (as SEP-3313's `code`) |
 /// | `envelope.owner` | `"caller"`, `"server"` or `"user"` |
 /// | `envelope.effect` | `"nothing"`, `"unknown"` or `"partial"` |
 /// | `envelope.retryable` | the envelope's `retryable` |
 /// | `envelope.correlation_id` | the envelope's id, or empty |
-/// | `exception.message` | the error's full `Display` text |
+/// | `exception.message` | the error's full `Display` text (an [`ErrorEnvelope`] answered through a call: its message, as its `Display` is the model's text) |
 /// | `envelope.sources` | the `Display` of each `source()`, outermost first, at most [`MAX_SOURCE_LINKS`](crate::MAX_SOURCE_LINKS) |
 ///
 /// The fields are in the crate's `envelope.` namespace, the error's text
@@ -92,7 +92,7 @@ pub(crate) fn record(envelope: &ErrorEnvelope, display: &str, sources: &[String]
             tracing::event!(
                 $level,
                 envelope.error_class = ?envelope.error_class.as_str(),
-                envelope.code = ?envelope.code.as_deref().unwrap_or_default(),
+                envelope.code = ?envelope.code.as_deref().unwrap_or(envelope.error_class.as_str()),
                 envelope.owner = ?envelope.error_class.owner().as_str(),
                 envelope.effect = ?envelope.effect.as_str(),
                 envelope.retryable = envelope.retryable,

@@ -6,10 +6,14 @@
 //! `idempotency::SqliteStore`, keyed calls' answers kept across restarts.
 //!
 //! One feature covers the whole range: rusqlite's `links = "sqlite3"`
-//! allows one copy per build, so cargo picks the user's own, with `bundled`
-//! or system SQLite alike. It adds 8 crates (`cargo tree -e normal,build`),
-//! and SQLite as the user's rusqlite builds it; rusqlite 0.41 and later
-//! need Rust 1.89.
+//! allows one copy per build, so cargo picks the user's own, built with
+//! rusqlite's `bundled` feature or linked to the system's SQLite, as the
+//! user's rusqlite does. A system SQLite must be as new as that rusqlite
+//! release needs, which is rusqlite's rule, not this crate's: rusqlite
+//! 0.43 calls `sqlite3_set_clientdata` (SQLite 3.44), so it fails to link
+//! against Debian 12's SQLite 3.40; there, use `bundled` or rusqlite 0.39.
+//! It adds 8 crates (`cargo tree -e normal,build`), and SQLite as the
+//! user's rusqlite builds it; rusqlite 0.41 and later need Rust 1.89.
 //!
 //! | error | class | code | effect |
 //! |---|---|---|---|
