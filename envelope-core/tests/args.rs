@@ -1486,6 +1486,51 @@ fn args_checks_with_the_enabled_parser() {
     assert_eq!(checked, Ok(Pair { left: 1, right: 2 }));
 }
 
+/// A misspelled key of a type that takes unknown keys (no
+/// `deny_unknown_fields`): the schema does not list it, so it is an
+/// unknown key with its near miss, and the corrected call renames it, with
+/// either parser.
+#[cfg(feature = "schemars")]
+#[test]
+fn args_names_keys_the_schema_does_not_list() {
+    #[derive(Debug, PartialEq, Deserialize, schemars::JsonSchema)]
+    struct NewNote {
+        title: String,
+        #[serde(default)]
+        body: Option<String>,
+    }
+    let args::Args(checked) =
+        serde_json::from_value::<args::Args<NewNote>>(json!({"titel": "milk"})).unwrap();
+    let envelope = checked.expect_err("title is missing");
+    assert_eq!(
+        problems(&envelope),
+        json!([
+            {"path": "/title", "kind": "missing"},
+            {"path": "/titel", "kind": "unknown_field", "received": "string", "suggestions": ["title"]},
+        ])
+    );
+    assert_eq!(
+        envelope.details["corrected_arguments"],
+        json!({"title": "milk"})
+    );
+    assert_eq!(
+        envelope.to_string().lines().next(),
+        Some(r#"Call this tool again with these arguments: {"title":"milk"}"#)
+    );
+    // A key the type ignores is no problem when the arguments are right.
+    let args::Args(checked) = serde_json::from_value::<args::Args<NewNote>>(
+        json!({"title": "milk", "colour": "red"}),
+    )
+    .unwrap();
+    assert_eq!(
+        checked,
+        Ok(NewNote {
+            title: String::from("milk"),
+            body: None
+        })
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Values serde reads through a buffer (internally and adjacently tagged
 // enums, untagged enums, `flatten`), inside sequences and maps: the exact

@@ -40,7 +40,11 @@ use crate::model::envelope::ErrorEnvelope;
 ///   so the tool's published `inputSchema` does not change.
 /// - Checking is `args::parse_with_schema` with the `jsonschema` feature
 ///   (every problem at once) and [`args::parse`](super::parse) without it
-///   (serde's first problem).
+///   (serde's first problem). A failed check also names each top-level key
+///   that `T`'s schema does not list as an unknown key, with its near
+///   misses, even when `T` ignores unknown keys (no
+///   `#[serde(deny_unknown_fields)]`): `titel` sent for `title` gives the
+///   corrected call `{"title": ...}`, not only "`/title` is missing".
 ///
 /// `Args` is plain serde and schemars, so any framework that deserializes
 /// tool arguments with serde and publishes a schemars schema can use it

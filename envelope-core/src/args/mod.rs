@@ -81,7 +81,7 @@ use std::cmp::Ordering;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-#[cfg(any(test, feature = "jsonschema"))]
+#[cfg(any(test, feature = "jsonschema", feature = "schemars"))]
 use crate::model::argument_error::ArgumentErrorKind;
 pub use crate::model::argument_error::json_type;
 use crate::model::argument_error::{ArgumentError, FIX_STEP};
@@ -230,15 +230,73 @@ pub(crate) fn with_schema<T: schemars::JsonSchema>(
 /// The check of [`Args`] and of the axum extractors: [`parse_with_schema`]
 /// with the `jsonschema` feature (every problem), else [`parse`] (serde's
 /// first).
+///
+/// A failed check also names every top-level key the type's schema does
+/// not list in `properties` as an unknown key, with its near misses
+/// ([`unknown_keys`]), whether or not the type refuses unknown keys: a
+/// misspelled `titel` for `title` is the reason `/title is missing`, and
+/// the corrected call renames it.
 #[cfg(feature = "schemars")]
 pub(crate) fn check<T>(arguments: Value) -> Result<T, ErrorEnvelope>
 where
     T: DeserializeOwned + schemars::JsonSchema,
 {
     #[cfg(feature = "jsonschema")]
-    return parse_with_schema(arguments);
+    let checked = parse_with_schema::<T>(arguments.clone());
     #[cfg(not(feature = "jsonschema"))]
-    parse(arguments)
+    let checked = parse::<T>(arguments.clone());
+    checked.map_err(|envelope| {
+        let schema = schemars::generate::SchemaSettings::draft2020_12()
+            .into_generator()
+            .into_root_schema_for::<T>();
+        let mut problems = envelope.argument_errors.clone();
+        let known = problems.len();
+        for unknown in unknown_keys(schema.as_value(), &arguments) {
+            if !problems.iter().any(|problem| problem.path == unknown.path) {
+                problems.push(unknown);
+            }
+        }
+        if problems.len() == known {
+            return envelope;
+        }
+        correct::offer::<T>(summarize(problems, 0), &arguments)
+    })
+}
+
+/// The top-level keys of `arguments` that `schema` (the JSON Schema of an
+/// object, a tool's `inputSchema`) does not name in `properties`, each an
+/// `unknown_field` problem whose suggestions are the near misses among the
+/// properties not sent; none when the schema names no `properties` or
+/// takes any key (`additionalProperties` or `patternProperties` of its
+/// own), or `arguments` is no object.
+#[cfg(feature = "schemars")]
+fn unknown_keys(schema: &Value, arguments: &Value) -> Vec<ArgumentError> {
+    let (Some(properties), Some(sent)) = (
+        schema.get("properties").and_then(Value::as_object),
+        arguments.as_object(),
+    ) else {
+        return Vec::new();
+    };
+    let open = schema
+        .get("additionalProperties")
+        .is_some_and(|extra| extra != &Value::Bool(false))
+        || schema.get("patternProperties").is_some();
+    if open {
+        return Vec::new();
+    }
+    let missing: Vec<&str> = properties
+        .keys()
+        .map(String::as_str)
+        .filter(|name| !sent.contains_key(*name))
+        .collect();
+    sent.iter()
+        .filter(|(key, _)| !properties.contains_key(*key))
+        .map(|(key, value)| {
+            ArgumentError::new(ArgumentErrorKind::UnknownField, pointer([key.as_str()]))
+                .with_suggestions(crate::model::fuzzy::suggest(key, &missing, 3))
+                .with_received(value)
+        })
+        .collect()
 }
 
 /// The `INVALID_ARGUMENTS` envelope of serde's problem `error`, located in

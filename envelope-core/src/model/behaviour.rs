@@ -56,6 +56,7 @@ pub(crate) const KEY_STEP: &str =
 /// The first next step of a keyed call's stored failure sent again: the
 /// same key gets the same answer, so a new attempt is a new call (worded
 /// without "repeat", so no text reads it as a plain repeat).
+#[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
 pub(crate) const REPLAY_STEP: &str = "this is the stored answer of the first call with this idempotency key, sent again: the same key always gets it; check first whether the call took effect, and make it again only with a new idempotency key";
 
 /// `envelope`, a keyed call's stored failure, as it is sent again (MCP and
@@ -63,6 +64,7 @@ pub(crate) const REPLAY_STEP: &str = "this is the stored answer of the first cal
 /// same answer, and [`REPLAY_STEP`] first among its next steps in place of
 /// [`KEY_STEP`], so a client that ignores the replay mark does not loop.
 /// Its effect stays: a failure that may have taken effect still says so.
+#[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
 pub(crate) fn replayed(envelope: ErrorEnvelope) -> ErrorEnvelope {
     let mut envelope = envelope.with_retryable(false);
     let steps = &mut envelope.fields_mut().next_steps;
