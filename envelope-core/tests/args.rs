@@ -1518,10 +1518,9 @@ fn args_names_keys_the_schema_does_not_list() {
         Some(r#"Call this tool again with these arguments: {"title":"milk"}"#)
     );
     // A key the type ignores is no problem when the arguments are right.
-    let args::Args(checked) = serde_json::from_value::<args::Args<NewNote>>(
-        json!({"title": "milk", "colour": "red"}),
-    )
-    .unwrap();
+    let args::Args(checked) =
+        serde_json::from_value::<args::Args<NewNote>>(json!({"title": "milk", "colour": "red"}))
+            .unwrap();
     assert_eq!(
         checked,
         Ok(NewNote {
