@@ -96,6 +96,7 @@ fn calls() -> Vec<CallToolRequestParams> {
         CallToolRequestParams::new("zzzzzz"),
         CallToolRequestParams::new("send_reminder"),
         CallToolRequestParams::new("list_todos"),
+        keyed::call("list_todos", json!({}), Some("k-read")),
         add(json!({"title": 7}), Some("k-types")),
         add(json!({}), Some("k-missing")),
         add(json!({"title": "milk"}), None),
@@ -155,6 +156,8 @@ async fn by_default_every_code_is_the_revisions() {
             "-32602",
             "RATE_LIMITED",
             "[]",
+            // A key to a tool that takes none: refused, never ignored.
+            "IDEMPOTENCY_KEY_NOT_TAKEN",
             // rmcp's own answer to arguments `Parameters<T>` cannot read: a
             // tool error result with its text (input validation errors are
             // tool errors since MCP 2025-11-25), no JSON-RPC error.

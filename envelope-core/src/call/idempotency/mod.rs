@@ -340,6 +340,23 @@ pub fn key_required(tool: &str) -> ErrorEnvelope {
     ))
 }
 
+/// The answer to a call that carries a key to a tool that takes none: it
+/// does not run, since the key would not stop a repeat from running it
+/// again and a client that sends one believes it would.
+pub(crate) fn key_not_taken(tool: &str) -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::InvalidArguments,
+        format!(
+            "the tool {} does not take idempotency keys, so a key would not keep a repeat from running it again",
+            Value::from(tool)
+        ),
+    )
+    .with_code("IDEMPOTENCY_KEY_NOT_TAKEN")
+    .with_next_step(format!(
+        "send the call again without _meta.{META_KEY}; it did not run"
+    ))
+}
+
 /// The answer to an HTTP request without an `Idempotency-Key` header to a
 /// route that requires one.
 #[must_use]

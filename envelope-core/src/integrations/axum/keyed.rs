@@ -112,11 +112,12 @@ pub(super) struct KeyedRequest;
 /// | the first with its key | the handler's; a success, or a failure that may have changed something, stored |
 /// | the same key, method, route, query and body, the first done | the stored response (status, `Content-Type`, `Location`, body), with `Idempotent-Replayed: true` |
 /// | the same key, the first still running | `409`, code `IDEMPOTENCY_KEY_IN_USE`, `Retry-After: 1` |
-/// | the same key, another query or body | `422`, code `IDEMPOTENCY_KEY_REUSED` |
-/// | a body over [`MAX_KEYED_BODY`] | `413` |
+/// | the same key, another path, query or body | `422`, code `IDEMPOTENCY_KEY_REUSED` |
+/// | a body over [`MAX_KEYED_BODY`] | `413`, code `BODY_TOO_LARGE` |
 ///
 /// The scope is the method and matched route with the principal
-/// ([`Keys::with_principal`]); the fingerprint is the query and the body
+/// ([`Keys::with_principal`]); the fingerprint is the path (the route's
+/// parameters: a key sent to another resource is another call), the query and the body
 /// (canonical JSON when it is JSON). The first request's handler runs on a
 /// task of its own (`tokio::spawn`, so the server's runtime is tokio, as
 /// axum's `serve` is): a client that hangs up mid-answer does not cancel

@@ -473,15 +473,17 @@ impl<S: Send + Sync + 'static> Router<S> {
                 RateLimited::Sep3304Error => Err(limit::refusal(&limited, &answered)),
             };
         }
-        let keyed = match &self.idempotency {
-            Some(idempotency) => match idempotency.rule(&name) {
-                Some(rule) => {
-                    idempotency
-                        .begin(&name, rule, request, context.arguments.as_ref())
-                        .await
-                }
-                None => keyed::Keyed::Unkeyed,
-            },
+        let rule = self.idempotency.as_ref().and_then(|keys| Some((keys, keys.rule(&name)?)));
+        let keyed = match rule {
+            Some((idempotency, rule)) => {
+                idempotency
+                    .begin(&name, rule, request, context.arguments.as_ref())
+                    .await
+            }
+            // A key the tool does not take is never ignored in silence.
+            None if request.meta.contains_key(crate::call::idempotency::META_KEY) => {
+                keyed::Keyed::Refuse(crate::call::idempotency::key_not_taken(&name))
+            }
             None => keyed::Keyed::Unkeyed,
         };
         let cancelled = request.ct.clone();
