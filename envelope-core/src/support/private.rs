@@ -247,7 +247,18 @@ pub fn details<const N: usize>(entries: [(&'static str, Value); N]) -> Map<Strin
         .collect()
 }
 
+/// axum's types and the body of a derived `IntoResponse`.
 #[cfg(feature = "axum")]
-pub use crate::integrations::axum;
+pub mod axum {
+    pub use crate::integrations::axum::glue::into_response;
+    pub use ::axum::response::{IntoResponse, Response};
+}
+
+/// rmcp's types and the bodies of a derived type's rmcp impls.
 #[cfg(feature = "rmcp")]
-pub use crate::integrations::rmcp;
+pub mod rmcp {
+    pub use crate::integrations::rmcp::glue::{call_tool_result, into_call_tool_result};
+    pub use ::rmcp::ErrorData;
+    pub use ::rmcp::handler::server::tool::IntoCallToolResult;
+    pub use ::rmcp::model::{CallToolResponse, CallToolResult};
+}

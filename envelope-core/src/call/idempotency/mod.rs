@@ -314,8 +314,7 @@ pub trait Store: Send + Sync {
 
 /// The answer to a key that is not 1 to [`MAX_KEY_CHARS`] visible ASCII
 /// characters (or not a string).
-#[must_use]
-pub fn key_invalid() -> ErrorEnvelope {
+pub(crate) fn key_invalid() -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::InvalidArguments,
         format!("the idempotency key must be 1 to {MAX_KEY_CHARS} visible ASCII characters"),
@@ -325,8 +324,8 @@ pub fn key_invalid() -> ErrorEnvelope {
 }
 
 /// The answer to a call without a key to a tool that requires one.
-#[must_use]
-pub fn key_required(tool: &str) -> ErrorEnvelope {
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+pub(crate) fn key_required(tool: &str) -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::InvalidArguments,
         format!(
@@ -343,6 +342,7 @@ pub fn key_required(tool: &str) -> ErrorEnvelope {
 /// The answer to a call that carries a key to a tool that takes none: it
 /// does not run, since the key would not stop a repeat from running it
 /// again and a client that sends one believes it would.
+#[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
 pub(crate) fn key_not_taken(tool: &str) -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::InvalidArguments,
@@ -359,8 +359,8 @@ pub(crate) fn key_not_taken(tool: &str) -> ErrorEnvelope {
 
 /// The answer to an HTTP request without an `Idempotency-Key` header to a
 /// route that requires one.
-#[must_use]
-pub fn key_required_header() -> ErrorEnvelope {
+#[cfg_attr(not(feature = "axum"), allow(dead_code))]
+pub(crate) fn key_required_header() -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::InvalidArguments,
         "this request requires an Idempotency-Key header",
@@ -370,8 +370,8 @@ pub fn key_required_header() -> ErrorEnvelope {
 }
 
 /// The answer to a call whose key a running call holds.
-#[must_use]
-pub fn key_in_use() -> ErrorEnvelope {
+#[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
+pub(crate) fn key_in_use() -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::Conflict,
         "a call with this idempotency key is still running",
@@ -383,8 +383,8 @@ pub fn key_in_use() -> ErrorEnvelope {
 }
 
 /// The answer to a key used again with other arguments.
-#[must_use]
-pub fn key_reused() -> ErrorEnvelope {
+#[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
+pub(crate) fn key_reused() -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::InvalidArguments,
         "this idempotency key was used with other arguments",
@@ -396,8 +396,8 @@ pub fn key_reused() -> ErrorEnvelope {
 /// The answer to a repeat whose first call ran but whose stored answer
 /// cannot be read back (a store edited by hand, a format of another
 /// version): the call is not run again, and what it did is unknown.
-#[must_use]
-pub fn answer_unreadable() -> ErrorEnvelope {
+#[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
+pub(crate) fn answer_unreadable() -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::Internal,
         "the call with this idempotency key ran, but its stored answer cannot be read",
@@ -408,8 +408,8 @@ pub fn answer_unreadable() -> ErrorEnvelope {
 /// The stored answer of a first call whose answer could not be kept (an
 /// HTTP response streamed, or larger than a store keeps): it ran, and its
 /// repeats are not run again.
-#[must_use]
-pub fn answer_not_kept() -> ErrorEnvelope {
+#[cfg_attr(not(feature = "axum"), allow(dead_code))]
+pub(crate) fn answer_not_kept() -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::Conflict,
         "the request with this idempotency key ran once; its answer was too large or streamed to keep",
@@ -420,8 +420,8 @@ pub fn answer_not_kept() -> ErrorEnvelope {
 
 /// The stored answer of a first call whose handler panicked: what it did
 /// is unknown, and it is not run again.
-#[must_use]
-pub fn handler_panicked() -> ErrorEnvelope {
+#[cfg_attr(not(feature = "axum"), allow(dead_code))]
+pub(crate) fn handler_panicked() -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::Internal,
         "the server failed while it handled the request with this idempotency key",
@@ -430,8 +430,8 @@ pub fn handler_panicked() -> ErrorEnvelope {
 }
 
 /// The answer when the store fails before the call runs.
-#[must_use]
-pub fn store_failed() -> ErrorEnvelope {
+#[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
+pub(crate) fn store_failed() -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::Transient,
         "the server could not record the idempotency key; the call did not run",

@@ -78,9 +78,7 @@ mod strings;
 pub use answer::RouterExt;
 pub use keyed::{HttpPrincipal, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, Keys, MAX_KEYED_BODY, keyed};
 pub use limit::{RATELIMIT, RATELIMIT_POLICY, RateLimit, rate_limited};
-// For the derived `IntoResponse` (through `__private`), not public API.
-#[doc(hidden)]
-pub use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 pub use extract::{Json, Path, Query};
 
 use std::error::Error;
@@ -217,14 +215,24 @@ impl IntoResponse for ErrorEnvelope {
     }
 }
 
-/// The body of a derived type's `IntoResponse`: its envelope's response,
-/// with `text`, the error's `Display` and `source()` chain when the type
-/// is a `std::error::Error` (`__private::Cause`), for the log line.
-#[doc(hidden)]
-#[must_use]
-pub fn into_response<E: Envelope>(error: E, text: Option<(String, Vec<String>)>) -> Response {
-    let envelope = error.into_envelope();
-    let status = crate::render::problem::status_of(envelope.error_class);
-    respond(envelope, status, text.map(Arc::new))
+/// What the derived impls call (through `__private::axum`, with axum's own
+/// types): not public API.
+pub(crate) mod glue {
+    use std::sync::Arc;
+
+    use axum::response::Response;
+
+    use crate::convert::envelope_trait::Envelope;
+
+    /// The body of a derived type's `IntoResponse`: its envelope's
+    /// response, with `text`, the error's `Display` and `source()` chain
+    /// when the type is a `std::error::Error` (`__private::Cause`), for the
+    /// log line.
+    #[must_use]
+    pub fn into_response<E: Envelope>(error: E, text: Option<(String, Vec<String>)>) -> Response {
+        let envelope = error.into_envelope();
+        let status = crate::render::problem::status_of(envelope.error_class);
+        super::respond(envelope, status, text.map(Arc::new))
+    }
 }
 

@@ -56,14 +56,9 @@
 //! warning per process under `tracing` (a conversion outside a server
 //! call, in a test say, warns the same way).
 
-// rmcp's own types, for the derived impls (through `__private`); not
-// public API: users name them from rmcp.
-#[doc(hidden)]
-pub use ::rmcp::ErrorData;
-#[doc(hidden)]
-pub use ::rmcp::handler::server::tool::IntoCallToolResult;
-#[doc(hidden)]
-pub use ::rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+use ::rmcp::ErrorData;
+use ::rmcp::handler::server::tool::IntoCallToolResult;
+use ::rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -89,7 +84,6 @@ pub use keyed::{Idempotency, Principal};
 pub use limit::RateLimit;
 
 use crate::call::{CallBehaviour, CallContext};
-use crate::convert::envelope_trait::Envelope;
 use crate::model::contract::{DeclaredFailure, FAILURES_META_KEY};
 use crate::model::envelope::ErrorEnvelope;
 use crate::model::variant_spec::VariantSpec;
@@ -164,22 +158,36 @@ fn warn_unrouted() {
     }
 }
 
-/// The body of a derived type's `IntoCallToolResult`: `text` is the
-/// error's `Display` and `source()` chain when the type is a
-/// `std::error::Error` (`__private::Cause`), for the log line.
-#[doc(hidden)]
-pub fn into_call_tool_result<E: Envelope>(
-    error: E,
-    text: Option<(String, Vec<String>)>,
-) -> Result<CallToolResponse, ErrorData> {
-    Ok(text_result(&answered(error.into_envelope(), text)).into())
-}
+/// What the derived impls call (through `__private::rmcp`, with rmcp's
+/// own types): not public API.
+pub(crate) mod glue {
+    use ::rmcp::ErrorData;
+    use ::rmcp::model::{CallToolResponse, CallToolResult};
 
-/// The body of a derived type's `From<T> for CallToolResult`.
-#[doc(hidden)]
-#[must_use]
-pub fn call_tool_result<E: Envelope>(error: E, text: Option<(String, Vec<String>)>) -> CallToolResult {
-    full_result(&answered(error.into_envelope(), text))
+    use crate::convert::envelope_trait::Envelope;
+
+    /// The body of a derived type's `IntoCallToolResult`: `text` is the
+    /// error's `Display` and `source()` chain when the type is a
+    /// `std::error::Error` (`__private::Cause`), for the log line.
+    ///
+    /// # Errors
+    ///
+    /// Never: the error is the result, `isError: true`.
+    pub fn into_call_tool_result<E: Envelope>(
+        error: E,
+        text: Option<(String, Vec<String>)>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        Ok(super::text_result(&super::answered(error.into_envelope(), text)).into())
+    }
+
+    /// The body of a derived type's `From<T> for CallToolResult`.
+    #[must_use]
+    pub fn call_tool_result<E: Envelope>(
+        error: E,
+        text: Option<(String, Vec<String>)>,
+    ) -> CallToolResult {
+        super::full_result(&super::answered(error.into_envelope(), text))
+    }
 }
 
 /// A server's tool router: rmcp's [`ToolRouter`] (reached through
@@ -722,6 +730,7 @@ mod tests {
     use crate::model::class::ErrorClass;
 
     use super::*;
+    use crate::convert::envelope_trait::Envelope;
 
     fn busy() -> ErrorEnvelope {
         ErrorEnvelope::new(ErrorClass::Busy, "pool full")
