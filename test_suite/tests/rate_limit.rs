@@ -69,7 +69,7 @@ impl Mail {
     ) -> (Self, Arc<AtomicU32>) {
         let sent = Arc::new(AtomicU32::new(0));
         let router = envelope::rmcp::Router::new(Self::tool_router())
-            .with_rate_limit(envelope::rmcp::RateLimit::new(limiter))
+            .with_rate_limit(envelope::rate_limit::RateLimit::new(limiter))
             .with_rate_limited(answer)
             .with_failures("send_mail", &[]);
         let server = Mail {
@@ -253,7 +253,10 @@ fn post_mail(client: &str) -> Request<Body> {
 }
 
 /// A router whose `POST /mail` is behind `limit`, answering failures.
-fn mail_app(limit: envelope::axum::RateLimit, sent: Arc<AtomicU32>) -> axum::Router {
+fn mail_app(
+    limit: envelope::rate_limit::RateLimit<axum::http::request::Parts>,
+    sent: Arc<AtomicU32>,
+) -> axum::Router {
     use envelope::axum::RouterExt;
     let handler = move || {
         let sent = sent.clone();
@@ -278,7 +281,7 @@ async fn a_refused_request_is_a_429_with_the_ratelimit_fields() {
         assert_eq!((operation, principal), ("POST /mail", None));
         Err(REFUSED)
     };
-    let mut app = mail_app(envelope::axum::RateLimit::new(limiter), sent.clone());
+    let mut app = mail_app(envelope::rate_limit::RateLimit::new(limiter), sent.clone());
     let response = send(&mut app, post_mail("alice")).await;
     assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
     let headers: Vec<(&str, &str)> = response
@@ -387,10 +390,10 @@ async fn a_peer_429_with_only_the_fields_is_read_from_them() {
 async fn a_budget_per_client_with_governor() {
     let sent = Arc::new(AtomicU32::new(0));
     let per_client = governor::RateLimiter::keyed(Quota::per_hour(NonZeroU32::new(1).unwrap()));
-    let limit = envelope::axum::RateLimit::new(move |_: &str, client: Option<&str>| {
+    let limit = envelope::rate_limit::RateLimit::new(move |_: &str, client: Option<&str>| {
         envelope::governor::check_key(&per_client, &client.unwrap_or_default().to_owned())
     })
-    .with_principal(|parts| {
+    .with_principal(|parts: &axum::http::request::Parts| {
         let client = parts.headers.get("x-client")?;
         client.to_str().ok().map(str::to_owned)
     });

@@ -82,9 +82,27 @@ where
 }
 
 /// The [`RateLimiter`] a transport asks before each call, and who made
-/// the call: `R` is the transport's request (`envelope::rmcp::RateLimit`
-/// and `envelope::axum::RateLimit` name it), from which
-/// [`with_principal`](RateLimit::with_principal) names the caller.
+/// the call: `R` is the transport's request, from which
+/// [`with_principal`](RateLimit::with_principal) names the caller (rmcp's
+/// `RequestContext<RoleServer>` for `envelope::rmcp::Router::with_rate_limit`,
+/// `http::request::Parts` for the axum middleware `envelope::axum::rate_limited`;
+/// the type is inferred where it is used).
+///
+/// ```text
+/// use envelope::rate_limit::RateLimit;
+///
+/// // MCP: 60 calls a minute per tool (feature `governor`).
+/// tool_router: envelope::rmcp::Router::new(Self::tool_router()).with_rate_limit(
+///     RateLimit::new(governor::RateLimiter::keyed(Quota::per_minute(sixty))),
+/// ),
+///
+/// // HTTP: 60 requests a minute per method and route.
+/// let limit = RateLimit::new(governor::RateLimiter::keyed(Quota::per_minute(sixty)));
+/// let app = Router::new()
+///     .route("/notes", post(add_note))
+///     .route_layer(axum::middleware::from_fn_with_state(limit, envelope::axum::rate_limited))
+///     .answer_failures();
+/// ```
 pub struct RateLimit<R> {
     limiter: Arc<dyn RateLimiter>,
     principal: Option<Arc<Principal<R>>>,

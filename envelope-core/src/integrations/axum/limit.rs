@@ -17,21 +17,10 @@ pub const RATELIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-poli
 /// The response header of the limit's current state (`"default";r=0;t=2`).
 pub const RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
 
-/// The state of the [`rate_limited`] middleware: the
-/// [`RateLimiter`](crate::rate_limit::RateLimiter), asked by method and
-/// route, and who made a request (named from its `http::request::Parts`).
-///
-/// ```text
-/// use envelope::axum::{RateLimit, rate_limited};
-///
-/// // 60 requests a minute per method and route (feature `governor`).
-/// let limit = RateLimit::new(governor::RateLimiter::keyed(Quota::per_minute(sixty)));
-/// let app = Router::new()
-///     .route("/notes", post(add_note))
-///     .route_layer(axum::middleware::from_fn_with_state(limit, rate_limited))
-///     .answer_failures();
-/// ```
-pub type RateLimit = crate::call::rate_limit::RateLimit<Parts>;
+/// The state of the [`rate_limited`] middleware (see
+/// [`crate::rate_limit::RateLimit`]): the limiter, asked by method and
+/// route, and who made a request, named from its `http::request::Parts`.
+pub(crate) type RateLimit = crate::call::rate_limit::RateLimit<Parts>;
 
 /// The middleware of rate-limited routes, for
 /// `axum::middleware::from_fn_with_state(limit, rate_limited)` on the
@@ -40,7 +29,7 @@ pub type RateLimit = crate::call::rate_limit::RateLimit<Parts>;
 /// that its refusals are answered as every failure (correlation id, log
 /// line). Each request is put to the limiter with its operation, the
 /// method and matched route (`"POST /notes/{id}"`), and its principal
-/// ([`RateLimit::with_principal`](crate::rate_limit::RateLimit::with_principal)). Under `route_layer` only requests that match a route are
+/// ([`with_principal`](crate::rate_limit::RateLimit::with_principal)). Under `route_layer` only requests that match a route are
 /// limited; under `Router::layer` a request that matches none is limited
 /// by its path as sent, so a limiter keyed by operation grows a key per
 /// unknown path (governor's `retain_recent` prunes them).

@@ -77,7 +77,7 @@ mod strings;
 
 pub use answer::RouterExt;
 pub use keyed::{HttpPrincipal, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, Keys, MAX_KEYED_BODY, keyed};
-pub use limit::{RATELIMIT, RATELIMIT_POLICY, RateLimit, rate_limited};
+pub use limit::{RATELIMIT, RATELIMIT_POLICY, rate_limited};
 use axum::response::{IntoResponse, Response};
 pub use extract::{Json, Path, Query};
 

@@ -11,27 +11,10 @@ use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
 use crate::model::variant_spec::VariantSpec;
 
-/// The [`RateLimiter`](crate::rate_limit::RateLimiter) a
-/// [`Router`](super::Router) asks before each call of one of its tools,
-/// by tool name, and who made the call (named from the rmcp request). Set
-/// with [`Router::with_rate_limit`](super::Router::with_rate_limit):
-///
-/// ```text
-/// use std::num::NonZeroU32;
-/// use governor::Quota;
-///
-/// // 60 calls a minute per tool, for every client together (feature `governor`).
-/// tool_router: envelope::rmcp::Router::new(Self::tool_router()).with_rate_limit(
-///     RateLimit::new(governor::RateLimiter::keyed(Quota::per_minute(NonZeroU32::new(60).unwrap()))),
-/// ),
-/// ```
-///
-/// A refused call never runs (its idempotency key is not claimed): the
-/// client gets a tool error result with the `RATE_LIMITED` envelope (code
-/// `RATE_LIMITED`), or with [`RateLimited::Sep3304Error`](super::RateLimited)
-/// the draft's JSON-RPC error `-32023` with `data` `{"retryAfterMs",
-/// "limit", "remaining"}`, and the router logs it as the call's failure.
-pub type RateLimit = crate::call::rate_limit::RateLimit<RequestContext<RoleServer>>;
+/// The limit a [`Router`](super::Router) asks before each call of one of
+/// its tools (see [`crate::rate_limit::RateLimit`]): by tool name, and who
+/// made the call, named from the rmcp request.
+pub(crate) type RateLimit = crate::call::rate_limit::RateLimit<RequestContext<RoleServer>>;
 
 /// The failure every tool of a rate-limited router can get, for its
 /// declared contract.

@@ -81,7 +81,7 @@ pub(crate) fn find<'e>(
 }
 
 pub use keyed::{Idempotency, Principal};
-pub use limit::RateLimit;
+use limit::RateLimit;
 
 use crate::call::{CallBehaviour, CallContext};
 use crate::model::contract::{DeclaredFailure, FAILURES_META_KEY};
