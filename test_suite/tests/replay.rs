@@ -66,6 +66,7 @@ async fn replays() -> (Value, Value, u32, u32) {
     let send = || keyed_call::call("send_mail", json!({}), Some("mail-1"));
     let first = client.peer().call_tool(send()).await.unwrap();
     assert!(!keyed_call::replayed(&first));
+    assert_eq!(keyed_call::code(&first).as_deref(), Some("RELAY_DROPPED"));
     let again = client.peer().call_tool(send()).await.unwrap();
     assert!(keyed_call::replayed(&again));
     let mut mcp = envelope::host::read_call_tool_result(&again)

@@ -29,7 +29,7 @@
 //!   handler takes the context as an extractor to answer through it
 //!   (`.or_fail(&call)?`), or simply returns its error.
 //! - **Rate limits and keys.** [`rate_limited`] puts a route behind a
-//!   [`RateLimit`] (`429` with `Retry-After` and the `RateLimit` fields);
+//!   [`RateLimit`](crate::rate_limit::RateLimit) (`429` with `Retry-After` and the `RateLimit` fields);
 //!   [`keyed`] runs a keyed request at most once per `Idempotency-Key`.
 //!
 //! ```

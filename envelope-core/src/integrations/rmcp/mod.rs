@@ -26,7 +26,7 @@
 //!   "Structured Content").
 //! - `From<ErrorEnvelope> for CallToolResult` gives the full result, the
 //!   envelope in `structuredContent` too (the JSON of
-//!   [`Envelope::to_mcp_result`]), for a tool without an `outputSchema`.
+//!   [`Envelope::to_mcp_result`](crate::Envelope::to_mcp_result)), for a tool without an `outputSchema`.
 //! - [`CallContext`] is a tool-function parameter (rmcp's
 //!   `FromContextPart`): the same context the router runs the call in,
 //!   for a tool that wants an answer in hand (`.or_fail(&call)`) or the
@@ -287,7 +287,7 @@ impl<S: Send + Sync + 'static> Router<S> {
     }
 
     /// Declares the failures `tool` can return: one per variant of
-    /// `catalog`, its error type's [`Envelope::catalog`] (a delegating
+    /// `catalog`, its error type's [`Envelope::catalog`](crate::Envelope::catalog) (a delegating
     /// variant declares nothing: give its inner type's catalog too; the
     /// lists add up). [`Router::list_all`] publishes them, with the ones
     /// every call can get ([`DeclaredFailure::COMMON`]), as the tool's
@@ -337,7 +337,7 @@ impl<S: Send + Sync + 'static> Router<S> {
         self
     }
 
-    /// Puts a rate limit in front of the tools ([`RateLimit`],
+    /// Puts a rate limit in front of the tools ([`RateLimit`](crate::rate_limit::RateLimit),
     /// [`crate::rate_limit`]): each call of a tool the router has is first
     /// put to the limiter, and a refused call does not run. It is answered
     /// as [`Router::with_rate_limited`] says: by default a tool error
