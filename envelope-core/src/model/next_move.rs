@@ -192,12 +192,11 @@ impl NextMove {
     pub fn of(envelope: &ErrorEnvelope, attempt: &Attempt) -> NextMove {
         let class = envelope.error_class;
         let caller = class.owner() == Owner::Caller;
-        let suggested = |tool: Option<&String>| {
-            let arguments = tool.and_then(|_| offered(&envelope.details, SUGGESTED_ARGUMENTS));
-            (tool.cloned(), arguments.cloned())
-        };
+        // The suggested tool and, only with one, the arguments to call it with.
+        let tool = envelope.suggested_tool.as_ref();
+        let arguments = tool.and(offered(&envelope.details, SUGGESTED_ARGUMENTS));
         let corrected = offered(&envelope.details, CORRECTED_ARGUMENTS);
-        if class.person_acts(envelope.suggested_tool.is_some()) {
+        if class.person_acts(tool.is_some()) {
             NextMove::AskUser
         } else if corrected.is_some() || !envelope.argument_errors.is_empty() {
             NextMove::FixArguments {
@@ -206,24 +205,28 @@ impl NextMove {
             }
         } else if repeat_is_safe(envelope, attempt.behaviour) {
             if attempt.replayed {
-                let (tool, arguments) = suggested(envelope.suggested_tool.as_ref());
-                NextMove::Replayed { tool, arguments }
+                NextMove::Replayed {
+                    tool: tool.cloned(),
+                    arguments: arguments.cloned(),
+                }
             } else {
                 NextMove::Repeat {
                     after: Duration::from_millis(envelope.retry_after_ms.unwrap_or(0)),
                 }
             }
         } else if envelope.effect != Effect::Nothing && !attempt.behaviour.read_only && !caller {
-            let (tool, arguments) = suggested(envelope.suggested_tool.as_ref());
-            NextMove::Check { tool, arguments }
+            NextMove::Check {
+                tool: tool.cloned(),
+                arguments: arguments.cloned(),
+            }
         } else if caller && !envelope.fuzzy_matches.is_empty() {
             NextMove::PickNearMiss {
                 names: envelope.fuzzy_matches.clone(),
             }
-        } else if let Some(tool) = &envelope.suggested_tool {
+        } else if let Some(tool) = tool {
             NextMove::CallTool {
                 tool: tool.clone(),
-                arguments: offered(&envelope.details, SUGGESTED_ARGUMENTS).cloned(),
+                arguments: arguments.cloned(),
             }
         } else if caller {
             NextMove::FixArguments {
