@@ -14,18 +14,36 @@ that waits, then makes the right call (`wait_then_call`, right tool and
 arguments) also counts where the gold answer calls at once. Strict scoring
 (the first table) is the benchmark's measure; the second shows how much of
 a rendering's loss is the model choosing to wait first.
+
+Then, per results file, the statistics table: per rendering, strict with
+its 95 % Wilson interval, the right move (right tool and arguments whatever
+the action's label, or asking or giving up where the gold does either),
+unsafe repeats (an answer that calls the failed tool again in a scenario
+marked `no_repeat`: a write whose effect is unknown), the mean tokens of the
+rendering (the failure's text alone, in the model's tokenizer), right
+answers per 1,000 such tokens, and the exact McNemar test of the default
+(`mcp_text`) against the rendering, paired by scenario and sample. The same
+table for the second set alone (the scenarios added with `domain` outside
+the first set's, which no rendering was written against) follows.
 """
+
+import math
 
 import json
 import os
 import sys
 
-GOLD = {
-    scenario["id"]: scenario["gold"]
+SCENARIOS = {
+    scenario["id"]: scenario
     for scenario in json.load(
         open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios.json"), encoding="utf-8")
     )
 }
+GOLD = {id: scenario["gold"] for id, scenario in SCENARIOS.items()}
+# The first set's 46 scenarios: the renderings were written while these
+# were scored. The others are the second set.
+FIRST_SET_DOMAINS = {"notes", "database", "orders", "email", "web", "scripts"}
+DEFAULT = "mcp_text"
 
 
 def load(path):
@@ -63,6 +81,102 @@ def waits_then_right(row):
 
 def tally_lenient(rows):
     return sum(1 for row in rows if row["correct"] or waits_then_right(row)), len(rows)
+
+
+def same_call(parsed, gold):
+    return (
+        parsed.get("tool") == gold.get("tool")
+        and json.dumps(parsed.get("arguments"), sort_keys=True) == json.dumps(gold.get("arguments"), sort_keys=True)
+    )
+
+
+def right_move(row):
+    """Strict, or the right call under the other call label, or asking or
+    giving up where the gold does either."""
+    if row["correct"]:
+        return True
+    parsed = row.get("parsed") or {}
+    action = parsed.get("action")
+    for gold in GOLD.get(row["scenario"], []):
+        if gold["action"] in ("call", "wait_then_call") and action in ("call", "wait_then_call"):
+            if same_call(parsed, gold):
+                return True
+        if gold["action"] in ("ask_user", "give_up") and action in ("ask_user", "give_up"):
+            return True
+    return False
+
+
+def unsafe_repeat(row):
+    """A call of the failed tool again where the scenario forbids it."""
+    scenario = SCENARIOS.get(row["scenario"], {})
+    if not scenario.get("no_repeat"):
+        return False
+    parsed = row.get("parsed") or {}
+    return parsed.get("action") in ("call", "wait_then_call") and parsed.get("tool") == scenario["call"]["tool"]
+
+
+def wilson(correct, total, z=1.959964):
+    """The 95 % Wilson score interval of a proportion, in percent."""
+    if total == 0:
+        return (0.0, 0.0)
+    p = correct / total
+    denominator = 1 + z * z / total
+    centre = (p + z * z / (2 * total)) / denominator
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denominator
+    return (100 * max(0.0, centre - half), 100 * min(1.0, centre + half))
+
+
+def mcnemar(pairs):
+    """The exact (binomial) two-sided McNemar test of paired booleans
+    (a, b): the discordant counts (a right, b wrong) and (a wrong, b right),
+    and the p-value."""
+    b = sum(1 for first, second in pairs if first and not second)
+    c = sum(1 for first, second in pairs if second and not first)
+    n = b + c
+    if n == 0:
+        return b, c, 1.0
+    tail = sum(math.comb(n, k) for k in range(0, min(b, c) + 1)) / 2**n
+    return b, c, min(1.0, 2 * tail)
+
+
+def first_set(row):
+    return SCENARIOS.get(row["scenario"], {}).get("domain") in FIRST_SET_DOMAINS
+
+
+def statistics(document, renderings, keep, title):
+    rows = [row for row in document["rows"] if keep(row)]
+    if not rows:
+        return
+    by_key = {(row["rendering"], row["scenario"], row.get("sample", 0)): row for row in rows}
+    print(f"\n{label(document)}, {title}:\n")
+    print("| rendering | strict (95 % CI) | right move | unsafe repeats | tokens per failure | right per 1,000 tokens | vs `mcp_text` (McNemar: default only right / only this right, p) |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for name in renderings:
+        mine = [row for row in rows if row["rendering"] == name]
+        if not mine:
+            continue
+        correct, total = tally(mine)
+        low, high = wilson(correct, total)
+        moves = sum(1 for row in mine if right_move(row))
+        guarded = [row for row in mine if SCENARIOS.get(row["scenario"], {}).get("no_repeat")]
+        unsafe = sum(1 for row in guarded if unsafe_repeat(row))
+        tokens = [row["rendering_tokens"] for row in mine if "rendering_tokens" in row]
+        mean_tokens = f"{sum(tokens) / len(tokens):.0f}" if tokens else "–"
+        per_thousand = f"{1000 * correct / sum(tokens):.1f}" if tokens and sum(tokens) else "–"
+        if name == DEFAULT:
+            paired = "–"
+        else:
+            pairs = [
+                (by_key[(DEFAULT, row["scenario"], row.get("sample", 0))]["correct"], row["correct"])
+                for row in mine
+                if (DEFAULT, row["scenario"], row.get("sample", 0)) in by_key
+            ]
+            b, c, p = mcnemar(pairs)
+            paired = f"{b} / {c}, p = {p:.2g} (n = {len(pairs)})"
+        print(
+            f"| `{name}` | {correct}/{total} = {100 * correct / total:.0f}% ({low:.0f}–{high:.0f}) | "
+            f"{moves}/{total} | {unsafe}/{len(guarded)} | {mean_tokens} | {per_thousand} | {paired} |"
+        )
 
 
 def cell(correct, total):
@@ -104,6 +218,10 @@ def main(paths):
     print(f"\nRenderings of commit {', '.join(commits)}; node-llama-cpp "
           f"{', '.join(sorted({str(document.get('node_llama_cpp')) for document in documents}))}, "
           f"CPU, {documents[0].get('threads', 1)} thread, context {documents[0].get('context_size')}.")
+
+    for document in documents:
+        statistics(document, renderings, lambda row: True, "every scenario")
+        statistics(document, renderings, lambda row: not first_set(row), "the second set alone (no rendering was written against it)")
 
     for document in documents:
         rows = document["rows"]

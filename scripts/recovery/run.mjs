@@ -296,8 +296,21 @@ console.error(
         `shared prefix ${prefixLength} tokens (evaluated in ${prefixSeconds.toFixed(1)} s); model loaded in ${loadSeconds.toFixed(1)} s`,
 );
 
+// Two renderings of one scenario with the same text (the host's
+// `model_text` equals the server's MCP text on a first attempt) make the
+// same prompt: the second is not run again, its row copies the answer.
+const answered = new Map();
+
 for (const [index, run] of runs.entries()) {
     const { scenario, rendering, text, sample } = run;
+    const renderingTokens = model.tokenize(text).length;
+    const sameAs = answered.get(`${scenario.id}\u0000${sample}\u0000${text}`);
+    if (sameAs !== undefined) {
+        document.rows.push({ ...sameAs, rendering, same_text_as: sameAs.rendering, seconds: 0 });
+        save();
+        console.error(`[${index + 1}/${runs.length}] ${scenario.id} x ${rendering}: the text of ${sameAs.rendering}, not run again`);
+        continue;
+    }
     session.setChatHistory(history(scenario));
     const meterBefore = sequence.tokenMeter.getState();
     const reused = sequence.nextTokenIndex;
@@ -315,7 +328,7 @@ for (const [index, run] of runs.entries()) {
 
     const parsed = firstJsonObject(responseText);
     const correct = isCorrect(parsed, scenario.gold);
-    document.rows.push({
+    const row = {
         scenario: scenario.id,
         class: scenario.class,
         rendering,
@@ -325,10 +338,13 @@ for (const [index, run] of runs.entries()) {
         correct,
         seconds: round(seconds),
         prompt_tokens: runTokens[index].length,
+        rendering_tokens: renderingTokens,
         reused_tokens: reused,
         evaluated_tokens: used.usedInputTokens,
         generated_tokens: used.usedOutputTokens,
-    });
+    };
+    document.rows.push(row);
+    answered.set(`${scenario.id}\u0000${sample}\u0000${text}`, row);
     save();
     console.error(
         `[${index + 1}/${runs.length}] ${scenario.id} x ${rendering}${samples > 1 ? ` #${sample}` : ""}: ` +

@@ -49,7 +49,9 @@ use std::sync::{Arc, Mutex};
 
 use envelope::args::Args;
 use envelope::host;
-use envelope::{CallBehaviour, Envelope, ErrorClass, ErrorEnvelope};
+use envelope::idempotency::MemoryStore;
+use envelope::rmcp::Idempotency;
+use envelope::{ArgumentError, CallBehaviour, Envelope, ErrorClass, ErrorEnvelope};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolRequestParams, CallToolResult, MetaObject, RequestMetaObject, Tool};
 use rmcp::service::{RoleClient, RunningService};
@@ -82,6 +84,20 @@ enum BenchError {
         argument(path = "/limit", kind = out_of_range, expected = "an integer from 1 to 1000")
     )]
     LimitOutOfRange { limit: u32 },
+
+    #[error("limit {limit} is out of range")]
+    #[envelope(
+        class = InvalidArguments,
+        argument(path = "/limit", kind = out_of_range, expected = "an integer from 1 to 100")
+    )]
+    SearchLimitOutOfRange { limit: u32 },
+
+    #[error("duration_minutes {minutes} is out of range")]
+    #[envelope(
+        class = InvalidArguments,
+        argument(path = "/duration_minutes", kind = out_of_range, expected = "an integer from 5 to 480")
+    )]
+    DurationOutOfRange { minutes: u32 },
 
     #[error("syntax error at or near \"{near}\"")]
     #[envelope(class = SyntaxError)]
@@ -361,12 +377,255 @@ struct ScriptArgs {
     code: String,
 }
 
+
+// The tools of the domains added in the benchmark's second set (files,
+// payments, calendars, tickets, git, an HTTP API, messaging). Their
+// failures are declared in `scenarios.json` (`failure`) and built with the
+// envelope's builder, as a server maps a foreign error by hand; their
+// argument problems are envelope's schema checking, as above. Their tools
+// check the arguments and do not read them (`allow(dead_code)`).
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct PathArgs {
+    /// An absolute path (`/docs/report.md`).
+    path: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct WriteFileArgs {
+    path: String,
+    content: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct PaymentArgs {
+    payment_id: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Currency {
+    Usd,
+    Eur,
+    Gbp,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct ChargeArgs {
+    customer_id: String,
+    amount_cents: u64,
+    currency: Currency,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct RefundArgs {
+    payment_id: String,
+    amount_cents: u64,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct DayArgs {
+    /// `YYYY-MM-DD`.
+    date: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct EventArgs {
+    title: String,
+    /// `YYYY-MM-DD`.
+    date: String,
+    /// `HH:MM`.
+    start: String,
+    #[schemars(range(min = 5, max = 480))]
+    duration_minutes: u32,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct EventIdArgs {
+    event_id: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct TicketIdArgs {
+    /// `OPS-12`.
+    ticket_id: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct SearchArgs {
+    query: String,
+    #[schemars(range(min = 1, max = 100))]
+    limit: Option<u32>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum TicketPriority {
+    Low,
+    Normal,
+    High,
+    Urgent,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct NewTicketArgs {
+    project: String,
+    title: String,
+    priority: TicketPriority,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum TicketStatus {
+    Open,
+    InProgress,
+    Closed,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct TicketStatusArgs {
+    ticket_id: String,
+    status: TicketStatus,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct BranchArgs {
+    repo: String,
+    branch: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct NewBranchArgs {
+    repo: String,
+    name: String,
+    from: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct ApiGetArgs {
+    /// `/v1/...`.
+    path: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct ApiPostArgs {
+    path: String,
+    /// A JSON document.
+    body: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct ChannelArgs {
+    /// `#team`, or `@name` for a person.
+    channel: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct MessageArgs {
+    channel: String,
+    text: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct UserArgs {
+    username: String,
+}
+
+/// A failure a scenario declares (`failure` in `scenarios.json`): the
+/// envelope's fields a server sets, by their wire names.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Declared {
+    class: ErrorClass,
+    message: String,
+    #[serde(default)]
+    suggested_tool: Option<String>,
+    #[serde(default)]
+    fuzzy_matches: Vec<String>,
+    #[serde(default)]
+    retry_after_ms: Option<u64>,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    next_steps: Vec<String>,
+    #[serde(default)]
+    details: Map<String, Value>,
+    #[serde(default)]
+    argument_errors: Vec<ArgumentError>,
+}
+
+impl Declared {
+    /// The envelope, through the builder.
+    fn envelope(self) -> ErrorEnvelope {
+        let mut envelope = ErrorEnvelope::new(self.class, self.message)
+            .with_fuzzy_matches(self.fuzzy_matches)
+            .with_argument_errors(self.argument_errors);
+        if let Some(tool) = self.suggested_tool {
+            envelope = envelope.with_suggested_tool(tool);
+        }
+        if let Some(ms) = self.retry_after_ms {
+            envelope = envelope.with_retry_after_ms(ms);
+        }
+        if let Some(code) = self.code {
+            envelope = envelope.with_code(code);
+        }
+        for step in self.next_steps {
+            envelope = envelope.with_next_step(step);
+        }
+        for (key, value) in self.details {
+            envelope = envelope.with_detail(key, value);
+        }
+        envelope
+    }
+}
+
 /// The server: the tools of `tools.json`, failing as the current scenario
 /// says.
 #[derive(Clone)]
 struct Bench {
     tool_router: envelope::rmcp::Router<Self>,
     scenario: Arc<Mutex<String>>,
+    /// The current scenario's declared failure, taken by the first tool of
+    /// the second set that runs.
+    declared: Arc<Mutex<Option<ErrorEnvelope>>>,
 }
 
 /// A tool's answer: a success never happens in the benchmark.
@@ -395,15 +654,33 @@ fn table_of(sql: &str) -> String {
 
 #[tool_router]
 impl Bench {
-    fn new(scenario: Arc<Mutex<String>>) -> Self {
+    /// The server, answering an unknown tool as `unknown_tool` says: the
+    /// revision's `-32602` (the default) or, for the scenario measured
+    /// that way since the first round, the draft SEP-2145's tool result.
+    fn new(
+        scenario: Arc<Mutex<String>>,
+        declared: Arc<Mutex<Option<ErrorEnvelope>>>,
+        unknown_tool: envelope::rmcp::UnknownTool,
+    ) -> Self {
         Bench {
-            // The unknown-tool scenario is rendered as a tool result, the
-            // draft SEP-2145's form, as in the rounds measured so far (the
-            // default, the revision's `-32602`, is not measured yet).
             tool_router: envelope::rmcp::Router::new(Self::tool_router())
-                .with_unknown_tool(envelope::rmcp::UnknownTool::Sep2145ToolError)
-                .with_tool_failure_meta(true),
+                .with_unknown_tool(unknown_tool)
+                .with_tool_failure_meta(true)
+                .with_idempotency(
+                    Idempotency::new(MemoryStore::new())
+                        .require("charge_card")
+                        .require("create_ticket"),
+                ),
             scenario,
+            declared,
+        }
+    }
+
+    /// The current scenario's declared failure, or success.
+    fn declared(&self) -> Answer {
+        match self.declared.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            Some(failure) => Err(failure),
+            None => no_failure(),
         }
     }
 
@@ -742,6 +1019,245 @@ impl Bench {
         };
         Err(failure.into())
     }
+
+    /// Read a text file.
+    #[tool(annotations(read_only_hint = true))]
+    async fn read_file(&self, Parameters(Args(args)): Parameters<Args<PathArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// List the files of a directory.
+    #[tool(annotations(read_only_hint = true))]
+    async fn list_dir(&self, Parameters(Args(args)): Parameters<Args<PathArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Write a file, replacing its content.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = true,
+        destructive_hint = false
+    ))]
+    async fn write_file(&self, Parameters(Args(args)): Parameters<Args<WriteFileArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Delete a file.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = false,
+        destructive_hint = true
+    ))]
+    async fn delete_file(&self, Parameters(Args(args)): Parameters<Args<PathArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Show a payment and what is left to refund.
+    #[tool(annotations(read_only_hint = true))]
+    async fn get_payment(&self, Parameters(Args(args)): Parameters<Args<PaymentArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// List a customer's card charges.
+    #[tool(annotations(read_only_hint = true))]
+    async fn list_charges(&self, Parameters(Args(args)): Parameters<Args<CustomerArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Charge a customer's card; the host sends an idempotency key with each call, so a repeat with the same key charges once.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = false,
+        destructive_hint = false
+    ))]
+    async fn charge_card(&self, Parameters(Args(args)): Parameters<Args<ChargeArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Refund part or all of a payment; each call refunds once more.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = false,
+        destructive_hint = false
+    ))]
+    async fn refund_payment(&self, Parameters(Args(args)): Parameters<Args<RefundArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// List the calendar's events of one day.
+    #[tool(annotations(read_only_hint = true))]
+    async fn list_events(&self, Parameters(Args(args)): Parameters<Args<DayArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Add an event to the calendar; each call adds one.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = false,
+        destructive_hint = false
+    ))]
+    async fn create_event(&self, Parameters(Args(args)): Parameters<Args<EventArgs>>) -> Answer {
+        let EventArgs {
+            duration_minutes, ..
+        } = args?;
+        // The schema says 5 to 480; serde takes any u32.
+        if !(5..=480).contains(&duration_minutes) {
+            return Err(BenchError::DurationOutOfRange {
+                minutes: duration_minutes,
+            }
+            .into());
+        }
+        self.declared()
+    }
+
+    /// Cancel a calendar event.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = false,
+        destructive_hint = true
+    ))]
+    async fn cancel_event(&self, Parameters(Args(args)): Parameters<Args<EventIdArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Show one ticket.
+    #[tool(annotations(read_only_hint = true))]
+    async fn get_ticket(&self, Parameters(Args(args)): Parameters<Args<TicketIdArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Search tickets by text.
+    #[tool(annotations(read_only_hint = true))]
+    async fn search_tickets(&self, Parameters(Args(args)): Parameters<Args<SearchArgs>>) -> Answer {
+        let SearchArgs { limit, .. } = args?;
+        // The schema says 1 to 100; serde takes any u32.
+        if let Some(limit) = limit.filter(|limit| !(1..=100).contains(limit)) {
+            return Err(BenchError::SearchLimitOutOfRange { limit }.into());
+        }
+        self.declared()
+    }
+
+    /// File a ticket; the host sends an idempotency key with each call, so a repeat with the same key files one.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = false,
+        destructive_hint = false
+    ))]
+    async fn create_ticket(&self, Parameters(Args(args)): Parameters<Args<NewTicketArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Set a ticket's status.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = true,
+        destructive_hint = false
+    ))]
+    async fn update_ticket(&self, Parameters(Args(args)): Parameters<Args<TicketStatusArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Show the recent commits of a branch.
+    #[tool(annotations(read_only_hint = true))]
+    async fn git_log(&self, Parameters(Args(args)): Parameters<Args<BranchArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Create a branch from another.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = false,
+        destructive_hint = false
+    ))]
+    async fn create_branch(&self, Parameters(Args(args)): Parameters<Args<NewBranchArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Push a branch to its remote.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = true,
+        destructive_hint = false
+    ))]
+    async fn git_push(&self, Parameters(Args(args)): Parameters<Args<BranchArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// GET a path of the company API.
+    #[tool(annotations(read_only_hint = true))]
+    async fn api_get(&self, Parameters(Args(args)): Parameters<Args<ApiGetArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// POST a JSON body to a path of the company API; each call posts once.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = false,
+        destructive_hint = false
+    ))]
+    async fn api_post(&self, Parameters(Args(args)): Parameters<Args<ApiPostArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// List the chat channels.
+    #[tool(annotations(read_only_hint = true))]
+    async fn list_channels(&self) -> Answer {
+        self.declared()
+    }
+
+    /// List the recent messages of a chat channel.
+    #[tool(annotations(read_only_hint = true))]
+    async fn list_messages(&self, Parameters(Args(args)): Parameters<Args<ChannelArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Join a chat channel.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = true,
+        destructive_hint = false
+    ))]
+    async fn join_channel(&self, Parameters(Args(args)): Parameters<Args<ChannelArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Post a message to a chat channel or a person; each call posts one.
+    #[tool(annotations(
+        read_only_hint = false,
+        idempotent_hint = false,
+        destructive_hint = false
+    ))]
+    async fn send_message(&self, Parameters(Args(args)): Parameters<Args<MessageArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
+
+    /// Show a chat user.
+    #[tool(annotations(read_only_hint = true))]
+    async fn get_user(&self, Parameters(Args(args)): Parameters<Args<UserArgs>>) -> Answer {
+        args?;
+        self.declared()
+    }
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -760,25 +1276,42 @@ impl ServerHandler for Bench {}
 /// One validation problem as pydantic reports it: the location, the
 /// message, the error type, and the value reported as `input_value`
 /// (`None`: the whole arguments, as for a missing field).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Pydantic {
-    at: &'static str,
-    message: &'static str,
-    kind: &'static str,
-    input: Option<&'static str>,
+    at: String,
+    message: String,
+    kind: String,
+    input: Option<String>,
+}
+
+/// The reports of pydantic and zod for a scenario's arguments, as the
+/// second set writes them in `scenarios.json` (`peers`): `pydantic` is
+/// `null` where the Python SDK would run the tool.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Peers {
+    pydantic: Option<Vec<Pydantic>>,
+    zod: Vec<String>,
 }
 
 /// The problems pydantic and zod find in the call of an `arg_*` scenario.
 /// pydantic ignores unknown keys and, in lax mode, takes `"20"` for an
 /// integer and `"true"` for a boolean (`None`: the Python SDK runs the
 /// tool); zod strips unknown keys.
-fn argument_reports(id: &str) -> (Option<Vec<Pydantic>>, Vec<&'static str>) {
-    let missing = |at| Pydantic {
-        at,
-        message: "Field required",
-        kind: "missing",
+fn argument_reports(id: &str, peers: Option<&Value>) -> (Option<Vec<Pydantic>>, Vec<String>) {
+    if let Some(peers) = peers {
+        let Peers { pydantic, zod } = Peers::deserialize(peers)
+            .unwrap_or_else(|e| panic!("scenario {id}: `peers` is not readable: {e}"));
+        return (pydantic, zod);
+    }
+    let missing = |at: &str| Pydantic {
+        at: at.to_owned(),
+        message: "Field required".to_owned(),
+        kind: "missing".to_owned(),
         input: None,
     };
-    match id {
+    let (pydantic, zod): (Option<Vec<Pydantic>>, Vec<&str>) = match id {
         "arg_key_misspelled" | "arg_key_case" => (
             Some(vec![missing("id")]),
             vec!["Invalid input: expected string, received undefined at id"],
@@ -797,19 +1330,19 @@ fn argument_reports(id: &str) -> (Option<Vec<Pydantic>>, Vec<&'static str>) {
         ),
         "arg_enum_near_miss" => (
             Some(vec![Pydantic {
-                at: "priority",
-                message: "Input should be 'low', 'normal' or 'high'",
-                kind: "literal_error",
-                input: Some("priority"),
+                at: "priority".to_owned(),
+                message: "Input should be 'low', 'normal' or 'high'".to_owned(),
+                kind: "literal_error".to_owned(),
+                input: Some("priority".to_owned()),
             }]),
             vec![r#"Invalid option: expected one of "low"|"normal"|"high" at priority"#],
         ),
         "arg_out_of_range" => (
             Some(vec![Pydantic {
-                at: "limit",
-                message: "Input should be less than or equal to 1000",
-                kind: "less_than_equal",
-                input: Some("limit"),
+                at: "limit".to_owned(),
+                message: "Input should be less than or equal to 1000".to_owned(),
+                kind: "less_than_equal".to_owned(),
+                input: Some("limit".to_owned()),
             }]),
             vec!["Too big: expected number to be <=1000 at limit"],
         ),
@@ -822,15 +1355,16 @@ fn argument_reports(id: &str) -> (Option<Vec<Pydantic>>, Vec<&'static str>) {
         ),
         "arg_wrong_type_object" => (
             Some(vec![Pydantic {
-                at: "id",
-                message: "Input should be a valid string",
-                kind: "string_type",
-                input: Some("id"),
+                at: "id".to_owned(),
+                message: "Input should be a valid string".to_owned(),
+                kind: "string_type".to_owned(),
+                input: Some("id".to_owned()),
             }]),
             vec!["Invalid input: expected string, received number at id"],
         ),
         other => panic!("scenario {other}: no SDK argument report is written for it"),
-    }
+    };
+    (pydantic, zod.into_iter().map(str::to_owned).collect())
 }
 
 /// A JSON value as Python sees it after `json.loads`: its `repr` (keys in
@@ -962,7 +1496,7 @@ fn pydantic_report(tool: &str, arguments: &Py, problems: &[Pydantic]) -> String 
         if count == 1 { "" } else { "s" }
     );
     for problem in problems {
-        let input = problem.input.map_or(arguments, |key| {
+        let input = problem.input.as_deref().map_or(arguments, |key| {
             arguments
                 .members
                 .iter()
@@ -987,9 +1521,15 @@ fn pydantic_report(tool: &str, arguments: &Py, problems: &[Pydantic]) -> String 
 
 /// The Python SDK's text (or, for a rate limit, the JSON-RPC error as a
 /// host shows it); `None` when its server would not fail.
-fn python_sdk(id: &str, tool: &str, arguments: &Py, envelope: &ErrorEnvelope) -> Option<String> {
+fn python_sdk(
+    id: &str,
+    peers: Option<&Value>,
+    tool: &str,
+    arguments: &Py,
+    envelope: &ErrorEnvelope,
+) -> Option<String> {
     if id.starts_with("arg_") {
-        let (problems, _) = argument_reports(id);
+        let (problems, _) = argument_reports(id, peers);
         return problems.map(|problems| {
             format!(
                 "Error executing tool {tool}: {}",
@@ -1008,9 +1548,9 @@ fn python_sdk(id: &str, tool: &str, arguments: &Py, envelope: &ErrorEnvelope) ->
 }
 
 /// The TypeScript SDK's text.
-fn ts_sdk(id: &str, tool: &str, envelope: &ErrorEnvelope) -> String {
+fn ts_sdk(id: &str, peers: Option<&Value>, tool: &str, envelope: &ErrorEnvelope) -> String {
     if id.starts_with("arg_") {
-        let (_, issues) = argument_reports(id);
+        let (_, issues) = argument_reports(id, peers);
         return format!(
             "MCP error -32602: Input validation error: Invalid arguments for tool {tool}: {}",
             issues.join("\n")
@@ -1074,6 +1614,7 @@ fn check_tools(listed: &[Tool], described: &Value) {
             read_only,
             idempotent,
             destructive,
+            keyed,
             ..
         } = host::behaviour_of(tool);
         let behaviour = match (read_only, idempotent, destructive) {
@@ -1083,8 +1624,13 @@ fn check_tools(listed: &[Tool], described: &Value) {
             (false, false, true) => "destructive",
             (false, true, true) => "idempotent and destructive",
         };
+        let behaviour = if keyed {
+            format!("{behaviour}, keyed")
+        } else {
+            behaviour.to_owned()
+        };
         assert_eq!(
-            Some(behaviour),
+            Some(behaviour.as_str()),
             entry["behaviour"].as_str(),
             "{name}: the annotations differ from tools.json's behaviour"
         );
@@ -1110,25 +1656,114 @@ fn served_envelope(id: &str, result: &CallToolResult) -> ErrorEnvelope {
     }
 }
 
+/// Calls `tool` as the benchmark's client: `_meta.correlationId`, and an
+/// idempotency key for a tool that takes keys. A JSON-RPC error (the
+/// revision's unknown tool) is returned as its code, message and data.
 async fn call(
     client: &RunningService<RoleClient, ()>,
     tool: &str,
     arguments: &Value,
-    correlation_id: &str,
-) -> CallToolResult {
+    number: usize,
+    keyed: bool,
+) -> Result<CallToolResult, rmcp::model::ErrorData> {
     let mut params = CallToolRequestParams::new(tool.to_owned());
     if let Value::Object(arguments) = arguments {
         params = params.with_arguments(arguments.clone());
     }
-    let meta: Map<String, Value> = [(String::from("correlationId"), Value::from(correlation_id))]
-        .into_iter()
-        .collect();
+    let mut meta: Map<String, Value> = Map::new();
+    meta.insert("correlationId".into(), format!("req-{number}").into());
+    if keyed {
+        meta.insert(
+            envelope::idempotency::META_KEY.into(),
+            format!("key-{number}").into(),
+        );
+    }
     params.meta = Some(RequestMetaObject(MetaObject::from(meta)));
-    client
-        .peer()
-        .call_tool(params)
-        .await
-        .unwrap_or_else(|e| panic!("{tool}: the call got no tool result: {e}"))
+    match client.peer().call_tool(params).await {
+        Ok(result) => Ok(result),
+        Err(rmcp::ServiceError::McpError(error)) => Err(error),
+        Err(e) => panic!("{tool}: the call got no answer: {e}"),
+    }
+}
+
+/// A server on an in-process duplex, and rmcp's client of it.
+async fn connect(server: Bench) -> RunningService<RoleClient, ()> {
+    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        let running = server.serve(server_io).await.expect("the server starts");
+        let _ = running.waiting().await;
+    });
+    ().serve(client_io).await.expect("the client connects")
+}
+
+/// The renderings of a failure answered as a tool result.
+fn tool_result_renderings(
+    id: &str,
+    result: &CallToolResult,
+    arguments: &Value,
+    behaviour: CallBehaviour,
+) -> (ErrorEnvelope, Value) {
+    let envelope = served_envelope(id, result);
+    let mcp_text = result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text())
+        .map(|text| text.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let sep3313 = result
+        .meta
+        .as_ref()
+        .and_then(|meta| meta.get(TOOL_FAILURE_KEY))
+        .map_or_else(String::new, Value::to_string);
+
+    // The host: read, fit the paths to the call, decide (the first
+    // failure of the call), and the text for the model.
+    let mut read = host::read_call_tool_result(result)
+        .unwrap_or_else(|| panic!("scenario {id}: the host read no failure"));
+    host::fit_paths(&mut read, arguments);
+    let next = host::next_move(&read, behaviour, 1);
+    let model_text = host::model_text(&read, &next);
+
+    assert_eq!(
+        envelope.to_tool_result("call").content,
+        mcp_text,
+        "scenario {id}: a tool result's content is what an MCP host passes on"
+    );
+    let renderings = json!({
+        "json": envelope.to_json_string(),
+        "text": envelope.to_string(),
+        "mcp_text": mcp_text,
+        "sep3313": sep3313,
+        "model_text": model_text,
+    });
+    (envelope, renderings)
+}
+
+/// The renderings of a failure answered as a JSON-RPC error (the
+/// revision's unknown tool): a host shows the error's message as MCP
+/// clients raise it (`MCP error CODE: MESSAGE`, the TypeScript SDK's
+/// `McpError`); the envelope is the one in its `data`.
+fn jsonrpc_renderings(
+    id: &str,
+    error: &rmcp::model::ErrorData,
+    behaviour: CallBehaviour,
+) -> (ErrorEnvelope, Value) {
+    let code = i64::from(error.code.0);
+    let envelope = host::read_jsonrpc_error(code, &error.message, error.data.as_ref());
+    assert!(
+        error.data.is_some(),
+        "scenario {id}: the JSON-RPC error carries no envelope: {error:?}"
+    );
+    let next = host::next_move(&envelope, behaviour, 1);
+    let renderings = json!({
+        "json": envelope.to_json_string(),
+        "text": envelope.to_string(),
+        "mcp_text": format!("MCP error {code}: {}", error.message),
+        "sep3313": "",
+        "model_text": host::model_text(&envelope, &next),
+    });
+    (envelope, renderings)
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -1143,14 +1778,13 @@ async fn main() {
     let described: Value = read_json(&scenarios_path.with_file_name("tools.json"));
 
     let current = Arc::new(Mutex::new(String::new()));
-    let server = Bench::new(Arc::clone(&current));
-    let (client_io, server_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        let running = server.serve(server_io).await.expect("the server starts");
-        let _ = running.waiting().await;
-    });
-    let client = ().serve(client_io).await.expect("the client connects");
-    let listed = client.peer().list_all_tools().await.expect("tools/list");
+    let declared = Arc::new(Mutex::new(None));
+    let bench = |unknown_tool| Bench::new(Arc::clone(&current), Arc::clone(&declared), unknown_tool);
+    // The revision's answers (the defaults), and the SEP-2145 unknown tool
+    // of the scenarios that say `"unknown_tool": "sep2145"`.
+    let conformant = connect(bench(envelope::rmcp::UnknownTool::ProtocolError)).await;
+    let sep2145 = connect(bench(envelope::rmcp::UnknownTool::Sep2145ToolError)).await;
+    let listed = conformant.peer().list_all_tools().await.expect("tools/list");
     check_tools(&listed, &described);
     let behaviours: BTreeMap<String, CallBehaviour> = listed
         .iter()
@@ -1163,9 +1797,27 @@ async fn main() {
         let tool = scenario["call"]["tool"].as_str().expect("a call's tool");
         let arguments = &scenario["call"]["arguments"];
         *current.lock().unwrap() = id.to_owned();
+        *declared.lock().unwrap() = scenario.get("failure").map(|failure| {
+            Declared::deserialize(failure)
+                .unwrap_or_else(|e| panic!("scenario {id}: `failure` is not readable: {e}"))
+                .envelope()
+        });
+        let client = match scenario["unknown_tool"].as_str() {
+            Some("sep2145") => &sep2145,
+            None => &conformant,
+            Some(other) => panic!("scenario {id}: unknown_tool {other:?}"),
+        };
+        let behaviour = behaviours.get(tool).copied().unwrap_or_default();
 
-        let result = call(&client, tool, arguments, &format!("req-{}", number + 1)).await;
-        let envelope = served_envelope(id, &result);
+        let answer = call(client, tool, arguments, number + 1, behaviour.keyed).await;
+        let (envelope, mut renderings) = match &answer {
+            Ok(result) => tool_result_renderings(id, result, arguments, behaviour),
+            Err(error) => jsonrpc_renderings(id, error, behaviour),
+        };
+        assert!(
+            declared.lock().unwrap().is_none(),
+            "scenario {id}: the declared failure was not answered"
+        );
         let class = envelope.error_class.to_string();
         assert_eq!(
             Some(class.as_str()),
@@ -1174,48 +1826,13 @@ async fn main() {
             scenario["class"],
             envelope.to_json_string(),
         );
-
-        let mcp_text = result
-            .content
-            .iter()
-            .filter_map(|block| block.as_text())
-            .map(|text| text.text.as_str())
-            .collect::<Vec<_>>()
-            .join("\n");
-        let sep3313 = result
-            .meta
-            .as_ref()
-            .and_then(|meta| meta.get(TOOL_FAILURE_KEY))
-            .map_or_else(String::new, Value::to_string);
-
-        // The host: read, fit the paths to the call, decide (the first
-        // failure of the call), and the text for the model.
-        let mut read = host::read_call_tool_result(&result)
-            .unwrap_or_else(|| panic!("scenario {id}: the host read no failure"));
-        host::fit_paths(&mut read, arguments);
-        let behaviour = behaviours.get(tool).copied().unwrap_or_default();
-        let next = host::next_move(&read, behaviour, 1);
-        let model_text = host::model_text(&read, &next);
-
-        assert_eq!(
-            envelope.to_tool_result("call").content,
-            mcp_text,
-            "scenario {id}: a tool result's content is what an MCP host passes on"
-        );
-        out.push(json!({
-            "id": id,
-            "renderings": {
-                "json": envelope.to_json_string(),
-                "text": envelope.to_string(),
-                "mcp_text": mcp_text,
-                "sep3313": sep3313,
-                "model_text": model_text,
-                "python_sdk": python_sdk(id, tool, &python.call.arguments, &envelope),
-                "ts_sdk": ts_sdk(id, tool, &envelope),
-            },
-        }));
+        let peers = scenario.get("peers");
+        renderings["python_sdk"] = python_sdk(id, peers, tool, &python.call.arguments, &envelope).into();
+        renderings["ts_sdk"] = ts_sdk(id, peers, tool, &envelope).into();
+        out.push(json!({"id": id, "renderings": renderings}));
     }
-    client.cancel().await.expect("the client closes");
+    conformant.cancel().await.expect("the client closes");
+    sep2145.cancel().await.expect("the client closes");
     let document = json!({"commit": commit(), "scenarios": out});
     println!(
         "{}",
