@@ -131,6 +131,16 @@ fn the_sep_3313_object() {
         let wait = limited.retry_after_ms.unwrap();
         assert!((59_000..=60_001).contains(&wait), "{wait}");
     }
+    // A `retryNotBefore` that is no time (negative, as an integer or a
+    // float) gives no wait at all, not a wait of zero.
+    for stamp in [json!(-1), json!(-1500.5)] {
+        let odd = host::read_tool_result(&sep_result(
+            "slow down",
+            json!({"class": "reliability", "code": "RATE_LIMITED", "retryable": true, "retryNotBefore": stamp}),
+        ))
+        .unwrap();
+        assert_eq!(odd.retry_after_ms, None, "retryNotBefore {stamp}");
+    }
     // reliability, not retryable: the server's fault, and the guidance
     // that does not ask for a repeat is shown.
     let broken = host::read_tool_result(&sep_result(

@@ -392,3 +392,61 @@ fn envelope_implements_envelope() {
     let owned = ErrorEnvelope::new(ErrorClass::Busy, "b").with_code(String::from("RUNTIME"));
     assert_eq!(Envelope::code(&owned), None);
 }
+
+/// `for_server_resource` (`resource = server`): a server-owned failure
+/// stays as it is, a rate limit on the server's own resource is `BUSY`
+/// with its wait, anything else is `INTERNAL` with the generic message.
+#[test]
+fn server_resource_classes() {
+    let busy = ErrorEnvelope::new(ErrorClass::Busy, "the pool is full").with_retry_after_ms(500);
+    assert_eq!(busy.clone().for_server_resource(), busy);
+
+    let limited = ErrorEnvelope::new(ErrorClass::RateLimited, "the upstream quota is spent")
+        .with_code("UPSTREAM_LIMIT")
+        .with_retry_after_ms(2000)
+        .for_server_resource();
+    assert_eq!(
+        limited.to_json_string(),
+        concat!(
+            r#"{"isError":true,"error_class":"BUSY","message":"the server is busy","#,
+            r#""retry_after_ms":2000,"code":"UPSTREAM_LIMIT","category":"Technical","retryable":true}"#,
+        )
+    );
+
+    let missing = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "no such table: audit_log")
+        .for_server_resource();
+    assert_eq!(
+        missing.to_json_string(),
+        concat!(
+            r#"{"isError":true,"error_class":"INTERNAL","#,
+            r#""message":"an internal error occurred; changing the call will not help","#,
+            r#""next_steps":["the call may have taken effect: check its result before repeating it"],"#,
+            r#""category":"Technical","effect":"unknown"}"#,
+        )
+    );
+}
+
+/// A derived catalog's entries (what `#[derive(Envelope)]` generates
+/// through `__private::spec`) start from their class's defaults, and the
+/// catalog table shows them: owner, category, effect and whether a
+/// failure is retryable by the rule.
+#[test]
+fn derived_catalog_entries_carry_their_class_defaults() {
+    let catalog = [
+        envelope_core::__private::spec("Busy", ErrorClass::Busy, "POOL_FULL", None),
+        envelope_core::__private::spec("Gone", ErrorClass::ObjectNotFound, "GONE", Some("no {id}")),
+        envelope_core::__private::spec_generic("Broken", ErrorClass::Internal, "BROKEN"),
+        envelope_core::VariantSpec::new("Flaky")
+            .with_class(ErrorClass::Transient)
+            .with_code("FLAKY"),
+    ];
+    assert_eq!(
+        envelope_core::catalog_markdown(&catalog),
+        "| code | class | owner | category | effect | retryable | suggested tool | message template |\n\
+         |---|---|---|---|---|---|---|---|\n\
+         | `POOL_FULL` | `BUSY` | server | `Technical` | nothing | yes | — | (Display) |\n\
+         | `GONE` | `OBJECT_NOT_FOUND` | caller | `NotFound` | nothing | no | — | no {id} |\n\
+         | `BROKEN` | `INTERNAL` | server | `Technical` | unknown | no | — | an internal error occurred; changing the call will not help |\n\
+         | `FLAKY` | `TRANSIENT` | server | `Technical` | unknown | no | — | (Display) |\n"
+    );
+}

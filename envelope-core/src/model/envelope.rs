@@ -595,7 +595,6 @@ impl ErrorEnvelope {
 
 impl std::error::Error for ErrorEnvelope {}
 
-/// A [`Duration`] in whole milliseconds, saturating at `u64::MAX`.
 /// The class of [`ErrorEnvelope::for_server_resource`]: a server-owned
 /// class as it is, `RateLimited` as `Busy`, any other class `Internal`.
 /// The derive's accessors use it too, so they agree with the envelope.
@@ -607,6 +606,7 @@ pub(crate) const fn server_resource_class(class: ErrorClass) -> ErrorClass {
     }
 }
 
+/// A [`Duration`] in whole milliseconds, saturating at `u64::MAX`.
 pub(crate) fn duration_ms(wait: Duration) -> u64 {
     u64::try_from(wait.as_millis()).unwrap_or(u64::MAX)
 }
