@@ -111,7 +111,10 @@ fn from_impls(scope: &Scope, where_clause: &TokenStream) -> TokenStream {
         impl #impl_generics ::core::convert::From<#ident #ty_generics> for #p::ErrorEnvelope #where_clause {
             #[inline]
             fn from(error: #ident #ty_generics) -> Self {
-                <#ident #ty_generics as #p::Envelope>::into_envelope(error)
+                #[allow(unused_imports)]
+                use #p::{ErrorText as _, NoErrorText as _};
+                let text = (&#p::Cause(&error)).text();
+                #p::with_log_text(<#ident #ty_generics as #p::Envelope>::into_envelope(error), text)
             }
         }
 
@@ -121,7 +124,10 @@ fn from_impls(scope: &Scope, where_clause: &TokenStream) -> TokenStream {
         impl #impl_generics ::core::convert::From<&#ident #ty_generics> for #p::ErrorEnvelope #where_clause {
             #[inline]
             fn from(error: &#ident #ty_generics) -> Self {
-                <#ident #ty_generics as #p::Envelope>::to_envelope(error)
+                #[allow(unused_imports)]
+                use #p::{ErrorText as _, NoErrorText as _};
+                let text = (&#p::Cause(error)).text();
+                #p::with_log_text(<#ident #ty_generics as #p::Envelope>::to_envelope(error), text)
             }
         }
     }

@@ -7,7 +7,8 @@
 //! ```text
 //! {"commit": "<git HEAD>" | null,
 //!  "scenarios": [{"id": "...", "renderings": {"json": "...", "text": "...", "mcp_text": "...",
-//!                 "sep3313": "...", "model_text": "...", "python_sdk": "..." | null, "ts_sdk": "..."}}]}
+//!                 "sep3313": "...", "model_text": "...", "lean": "...", "lead": "...",
+//!                 "python_sdk": "..." | null, "ts_sdk": "..."}}]}
 //! ```
 //!
 //! - `json`: the envelope as an MCP tool result carries it (read back from
@@ -24,6 +25,9 @@
 //!   the argument paths fitted to the call, `envelope::host::next_move`
 //!   with the tool's declared annotations (first failure), and
 //!   `envelope::host::model_text`;
+//! - `lean`, `lead`: two shorter forms of the default, for measuring it:
+//!   the JSON and the text's lines before its facts line (the move and
+//!   the argument fixes), and those lines alone;
 //! - `python_sdk`, `ts_sdk`: what a server of the official Python SDK
 //!   (`mcp` 2.3) or TypeScript SDK (1.32, zod 4) sends for the same failure,
 //!   in the formats captured in `test_suite/tests/e2e/fixtures/`. `null`
@@ -377,7 +381,6 @@ struct ScriptArgs {
     code: String,
 }
 
-
 // The tools of the domains added in the benchmark's second set (files,
 // payments, calendars, tickets, git, an HTTP API, messaging). Their
 // failures are declared in `scenarios.json` (`failure`) and built with the
@@ -678,7 +681,12 @@ impl Bench {
 
     /// The current scenario's declared failure, or success.
     fn declared(&self) -> Answer {
-        match self.declared.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        match self
+            .declared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
             Some(failure) => Err(failure),
             None => no_failure(),
         }
@@ -1154,7 +1162,10 @@ impl Bench {
         idempotent_hint = false,
         destructive_hint = false
     ))]
-    async fn create_ticket(&self, Parameters(Args(args)): Parameters<Args<NewTicketArgs>>) -> Answer {
+    async fn create_ticket(
+        &self,
+        Parameters(Args(args)): Parameters<Args<NewTicketArgs>>,
+    ) -> Answer {
         args?;
         self.declared()
     }
@@ -1165,7 +1176,10 @@ impl Bench {
         idempotent_hint = true,
         destructive_hint = false
     ))]
-    async fn update_ticket(&self, Parameters(Args(args)): Parameters<Args<TicketStatusArgs>>) -> Answer {
+    async fn update_ticket(
+        &self,
+        Parameters(Args(args)): Parameters<Args<TicketStatusArgs>>,
+    ) -> Answer {
         args?;
         self.declared()
     }
@@ -1183,7 +1197,10 @@ impl Bench {
         idempotent_hint = false,
         destructive_hint = false
     ))]
-    async fn create_branch(&self, Parameters(Args(args)): Parameters<Args<NewBranchArgs>>) -> Answer {
+    async fn create_branch(
+        &self,
+        Parameters(Args(args)): Parameters<Args<NewBranchArgs>>,
+    ) -> Answer {
         args?;
         self.declared()
     }
@@ -1696,6 +1713,17 @@ async fn connect(server: Bench) -> RunningService<RoleClient, ()> {
     ().serve(client_io).await.expect("the client connects")
 }
 
+/// The lines of `text` (the envelope's `Display`) before its facts line,
+/// the one that starts with the class's wire name: the move and the
+/// argument fixes under it.
+fn lead_of(envelope: &ErrorEnvelope, text: &str) -> String {
+    let class = envelope.error_class.as_str();
+    text.lines()
+        .take_while(|line| !line.starts_with(class))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The renderings of a failure answered as a tool result.
 fn tool_result_renderings(
     id: &str,
@@ -1779,12 +1807,17 @@ async fn main() {
 
     let current = Arc::new(Mutex::new(String::new()));
     let declared = Arc::new(Mutex::new(None));
-    let bench = |unknown_tool| Bench::new(Arc::clone(&current), Arc::clone(&declared), unknown_tool);
+    let bench =
+        |unknown_tool| Bench::new(Arc::clone(&current), Arc::clone(&declared), unknown_tool);
     // The revision's answers (the defaults), and the SEP-2145 unknown tool
     // of the scenarios that say `"unknown_tool": "sep2145"`.
     let conformant = connect(bench(envelope::rmcp::UnknownTool::ProtocolError)).await;
     let sep2145 = connect(bench(envelope::rmcp::UnknownTool::Sep2145ToolError)).await;
-    let listed = conformant.peer().list_all_tools().await.expect("tools/list");
+    let listed = conformant
+        .peer()
+        .list_all_tools()
+        .await
+        .expect("tools/list");
     check_tools(&listed, &described);
     let behaviours: BTreeMap<String, CallBehaviour> = listed
         .iter()
@@ -1826,8 +1859,16 @@ async fn main() {
             scenario["class"],
             envelope.to_json_string(),
         );
+        // Two shorter forms of the default, measured against it: the JSON
+        // and the text's lead (the move and the argument fixes) without
+        // the facts the JSON already holds or the move said again last
+        // (`lean`), and the lead alone (`lead`).
+        let lead = lead_of(&envelope, &envelope.to_string());
+        renderings["lean"] = format!("{}\n{lead}", envelope.to_json_string()).into();
+        renderings["lead"] = lead.into();
         let peers = scenario.get("peers");
-        renderings["python_sdk"] = python_sdk(id, peers, tool, &python.call.arguments, &envelope).into();
+        renderings["python_sdk"] =
+            python_sdk(id, peers, tool, &python.call.arguments, &envelope).into();
         renderings["ts_sdk"] = ts_sdk(id, peers, tool, &envelope).into();
         out.push(json!({"id": id, "renderings": renderings}));
     }

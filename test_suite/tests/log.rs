@@ -447,3 +447,46 @@ fn an_envelope_failed_through_a_call_logs_its_message_and_class() {
         }]
     );
 }
+
+/// `?` from a derived error into `ErrorEnvelope` keeps the error's own
+/// text for the log line: a tool that returns the envelope logs what one
+/// that returns the derived type logs (its `Display` and `source()`
+/// chain), and the model's envelope is the same either way.
+#[test]
+fn an_envelope_made_by_from_logs_the_error_it_was_made_from() {
+    fn failing() -> Result<(), envelope::ErrorEnvelope> {
+        Err(DbError::Unreachable {
+            cause: Refused,
+            request: String::new(),
+        })?;
+        Ok(())
+    }
+    let call = envelope::CallContext::new("get_row").with_correlation_id("call-3");
+    let mut answer = None;
+    let events = capture(|| answer = Some(call.fail(failing().unwrap_err())));
+    assert_eq!(
+        events,
+        [Captured {
+            level: Level::ERROR,
+            fields: fields(&[
+                ("message", "tool call failed"),
+                ("envelope.error_class", "\"CONNECTION_FAILED\""),
+                ("envelope.code", "\"UNREACHABLE\""),
+                ("envelope.owner", "\"server\""),
+                ("envelope.effect", "\"unknown\""),
+                ("envelope.retryable", "false"),
+                ("envelope.correlation_id", "\"call-3\""),
+                ("exception.message", "\"query failed on db-7.internal\""),
+                (
+                    "envelope.sources",
+                    "[\"connect to db-7.internal:5432 refused\"]"
+                ),
+            ]),
+        }]
+    );
+    let direct = call.fail(DbError::Unreachable {
+        cause: Refused,
+        request: String::new(),
+    });
+    assert_eq!(answer.unwrap().to_json_string(), direct.to_json_string());
+}

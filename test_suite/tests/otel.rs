@@ -109,8 +109,7 @@ async fn a_failed_tool_call_is_a_failed_span_with_the_conventional_names() {
     let value = |key: &str| fields.get(key).map(String::as_str);
     assert_eq!(value("envelope.error_class"), Some("\"OBJECT_NOT_FOUND\""));
     assert_eq!(value("envelope.correlation_id"), Some("\"corr-7\""));
-    assert_eq!(
-        value("exception.message"),
-        Some("\"no note has the id n-9\"")
-    );
+    // The operator's text is the error's own `Display` (the tool's `?`
+    // into `ErrorEnvelope` kept it), not the model's message.
+    assert_eq!(value("exception.message"), Some("\"no note n-9\""));
 }

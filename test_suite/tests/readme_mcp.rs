@@ -170,8 +170,12 @@ async fn plain_question_marks_answer_through_the_call() {
         })
     );
     // Converted to an envelope by `?` before the router saw it: the log
-    // line has the envelope's message.
-    assert!(lines_with("corr-1")[0].contains("no note has the id n-9"));
+    // line still has the error's own text, which the conversion kept.
+    let line = &lines_with("corr-1")[0];
+    assert!(
+        line.contains(r#"exception.message="no note n-9""#),
+        "{line}"
+    );
 
     // The argument envelope with `?`: a generated id.
     let bad = call(&client, "get_note", json!({"note_id": "n-1"}), None)

@@ -287,10 +287,11 @@ impl CallContext {
         let envelope = error.to_envelope();
         self.answer(envelope, |_envelope| {
             // An envelope's `Display` is the text a model reads; its
-            // operator's text is its message.
+            // operator's text is the one a derived `From` kept, else its
+            // message.
             #[cfg(feature = "tracing")]
             if std::any::type_name::<E>() == std::any::type_name::<ErrorEnvelope>() {
-                crate::call::log::record(_envelope, &_envelope.message, &[]);
+                crate::call::log::record_text(_envelope, _envelope.rule.log_text.as_deref());
             } else {
                 crate::call::log::record(
                     _envelope,

@@ -73,7 +73,6 @@ pub(crate) fn sources<E: Error + ?Sized>(error: &E) -> Vec<String> {
 /// [`record`] with the error's text as the integrations carry it (its
 /// `Display` and `source()` chain), or, without one, the envelope's
 /// message and no sources.
-#[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
 pub(crate) fn record_text(envelope: &ErrorEnvelope, text: Option<&(String, Vec<String>)>) {
     match text {
         Some((display, sources)) => record(envelope, display, sources),

@@ -196,14 +196,20 @@ pub struct EnvelopeFields {
 }
 
 /// The envelope's state off the wire: the retry rule's inputs (see
-/// [`RetryInputs`]), and whether a `CallContext` has answered the envelope
+/// [`RetryInputs`]), whether a `CallContext` has answered the envelope
 /// (applied the call and logged it), so a transport that applies a context
-/// again does not log it twice. Not part of the wire form, and so not of
+/// again does not log it twice, and the text of the error it was made
+/// from, for that log line. Not part of the wire form, and so not of
 /// equality: every `Unwired` equals every other.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Unwired {
     pub(crate) retry: RetryInputs,
     pub(crate) answered: bool,
+    /// The error's `Display` and `source()` chain, kept by a derived
+    /// `From` conversion (feature `tracing`): a tool that returns
+    /// `ErrorEnvelope` through `?` logs what one returning the derived
+    /// type logs.
+    pub(crate) log_text: Option<Box<(String, Vec<String>)>>,
 }
 
 impl PartialEq for Unwired {
@@ -300,6 +306,7 @@ impl ErrorEnvelope {
             rule: Unwired {
                 retry,
                 answered: false,
+                log_text: None,
             },
         }))
     }
@@ -537,12 +544,13 @@ impl ErrorEnvelope {
         if old.effect == Effect::Partial {
             fields.effect = Effect::Partial;
         }
+        let retry = old.rule.retry;
         fields.rule = old.rule;
         // Every input carries over but the judgement, which is the new
         // class's.
         envelope.settle(RetryInputs {
             may_succeed: class.is_retryable(),
-            ..old.rule.retry
+            ..retry
         });
         envelope
     }

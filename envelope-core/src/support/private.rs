@@ -33,6 +33,22 @@ pub use crate::support::role::{
     ArgumentList, OptionalId, OraField, RetryField, StrList, ToolField,
 };
 
+/// The body of a derived `From<T> for ErrorEnvelope`: the envelope, with
+/// the error's `Display` and `source()` chain (`error_text!`, present with
+/// the `tracing` feature only) kept for the operator log line of the call
+/// it answers, so that `?` into `ErrorEnvelope` logs what returning the
+/// derived type logs.
+#[must_use]
+pub fn with_log_text(
+    mut envelope: ErrorEnvelope,
+    text: Option<(String, Vec<String>)>,
+) -> ErrorEnvelope {
+    if let Some(text) = text {
+        envelope.fields_mut().rule.log_text = Some(Box::new(text));
+    }
+    envelope
+}
+
 /// One plain variant's catalog entry with the class's defaults (category,
 /// effect, retryability); the derive chains `VariantSpec`'s `with_*`
 /// methods only for what a variant sets beyond them, so a large enum's

@@ -138,6 +138,10 @@ fn finish(call: &CallContext, response: Response) -> Response {
     if let Some(Failure { mut envelope, text }) = parts.extensions.remove::<Failure>()
         && failed
     {
+        // The text a derived `From` kept, when the handler returned the
+        // envelope.
+        let kept = envelope.fields_mut().rule.log_text.take();
+        let text = text.or_else(|| kept.map(std::sync::Arc::from));
         if envelope.correlation_id.is_none()
             && let Some(id) = &id
         {

@@ -130,11 +130,14 @@ fn full_result(envelope: &ErrorEnvelope) -> CallToolResult {
 /// [`CallContext::fail`]), logging `text` (the error's `Display` and
 /// `source()` chain) when there is one, else the envelope's message. Out
 /// of a routed call, as it is, with one warning per process.
-fn answered(envelope: ErrorEnvelope, text: Option<(String, Vec<String>)>) -> ErrorEnvelope {
+fn answered(mut envelope: ErrorEnvelope, text: Option<(String, Vec<String>)>) -> ErrorEnvelope {
     let Ok(call) = CALL.try_with(CallContext::clone) else {
         warn_unrouted();
         return envelope;
     };
+    // The text a derived `From` kept, when the tool returned the envelope.
+    let kept = envelope.fields_mut().rule.log_text.take();
+    let text = text.or_else(|| kept.map(|text| *text));
     // Only the log line reads the text.
     #[cfg(not(feature = "tracing"))]
     let _ = text;

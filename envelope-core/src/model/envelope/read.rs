@@ -95,6 +95,7 @@ impl<'de> Deserialize<'de> for ErrorEnvelope {
         let rule = Unwired {
             retry: RetryInputs::read(error_class, effect, retryable),
             answered: false,
+            log_text: None,
         };
         Ok(ErrorEnvelope(Box::new(EnvelopeFields {
             is_error: is_error.unwrap_or_else(always_true),
