@@ -85,7 +85,9 @@ async fn start() -> SocketAddr {
     let app = Router::new()
         .merge(http_server::app())
         .route("/bad/{case}", get(bad))
-        .nest("/ext", extractors());
+        .nest("/ext", extractors())
+        .nest("/wait", waiting(true))
+        .nest("/plain", waiting(false));
     let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .await
         .unwrap();
@@ -137,6 +139,25 @@ fn extractors() -> Router {
         .route("/optional/path", get(optional_path))
         .route("/optional/path/{n}", get(optional_path))
         .answer_failures()
+}
+
+/// A route whose lock is held, under a router that says its own busy
+/// wait (`own`), or under the default one.
+fn waiting(own: bool) -> Router {
+    use envelope::axum::{Answering, RouterExt};
+    async fn locked() -> Result<String, ErrorEnvelope> {
+        Err(envelope::Envelope::to_envelope(&std::io::Error::from(
+            std::io::ErrorKind::WouldBlock,
+        )))
+    }
+    let router = Router::new().route("/locked", get(locked));
+    if own {
+        router.answer_failures_with(
+            Answering::new().with_busy_retry_after(std::time::Duration::from_millis(4200)),
+        )
+    } else {
+        router.answer_failures()
+    }
 }
 
 /// Hand-made envelopes, each as a handler's `Err`.
@@ -373,6 +394,34 @@ async fn busy_has_retry_after() {
     let answer = get_path(address, "/tables/LOCATIONS/row_count").await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.body, r#"{"table":"LOCATIONS","rows":23}"#);
+}
+
+#[tokio::test]
+async fn a_router_says_its_own_busy_wait() {
+    let address = start().await;
+    let answer = get_path(address, "/wait/locked").await;
+    assert_eq!(answer.status, StatusCode::SERVICE_UNAVAILABLE);
+    // 4200 ms, rounded up to whole seconds.
+    assert_eq!(answer.headers, answer.problem_headers(Some("5")));
+    assert_eq!(answer.json()["retry_after_ms"], 4200);
+    let answer = get_path(address, "/plain/locked").await;
+    assert_eq!(answer.headers, answer.problem_headers(Some("1")));
+    assert_eq!(
+        answer.json(),
+        json!({
+            "type": "about:blank",
+            "title": "Service Unavailable",
+            "status": 503,
+            "detail": "the server is busy",
+            "error_class": "BUSY",
+            "code": "IO_WOULD_BLOCK",
+            "category": "Technical",
+            "correlation_id": ID,
+            "next_steps": ["wait retry_after_ms milliseconds, then repeat the same call"],
+            "retry_after_ms": 1000,
+            "retryable": true
+        })
+    );
 }
 
 /// The same transient failure (a migration holds the table's lock): a

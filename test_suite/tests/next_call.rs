@@ -40,6 +40,13 @@ enum ShopError {
     #[error("no database connected")]
     #[envelope(class = PreconditionFailed, code = "NOT_CONNECTED", suggested_tool = "connect")]
     NotConnected,
+    #[error("limit {limit} is out of range")]
+    #[envelope(
+        class = InvalidArguments,
+        code = "LIMIT_OUT_OF_RANGE",
+        argument(path = "/limit", kind = out_of_range, expected = "an integer from 1 to 100")
+    )]
+    LimitOutOfRange { limit: u32 },
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -84,6 +91,13 @@ struct Connect {
 #[allow(dead_code)] // its input schema is what counts
 struct Query {
     sql: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Search {
+    query: String,
+    #[schemars(range(min = 1, max = 100))]
+    limit: Option<u32>,
 }
 
 #[derive(Clone)]
@@ -161,6 +175,36 @@ impl Shop {
         args?;
         Err(ShopError::NotConnected.into())
     }
+
+    #[tool(annotations(read_only_hint = true))]
+    async fn search_orders(
+        &self,
+        Parameters(Args(args)): Parameters<Args<Search>>,
+    ) -> Result<String, ErrorEnvelope> {
+        let Search { query, limit } = args?;
+        // The schema says 1 to 100; serde takes any u32.
+        if let Some(limit) = limit.filter(|limit| !(1..=100).contains(limit)) {
+            return Err(ShopError::LimitOutOfRange { limit }.into());
+        }
+        Ok(query)
+    }
+
+    #[tool]
+    async fn add_order(
+        &self,
+        Parameters(Args(args)): Parameters<Args<Search>>,
+    ) -> Result<String, ErrorEnvelope> {
+        let Search { limit, .. } = args?;
+        Err(ShopError::LimitOutOfRange {
+            limit: limit.unwrap_or_default(),
+        }
+        .into())
+    }
+
+    #[tool(annotations(read_only_hint = true))]
+    async fn lock_rows(&self) -> Result<String, ErrorEnvelope> {
+        Err(std::io::Error::from(std::io::ErrorKind::WouldBlock).to_envelope())
+    }
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -169,10 +213,16 @@ impl ServerHandler for Shop {}
 /// The envelope (the JSON block) and the text a model reads (the last
 /// block) of the call of `tool` with `arguments`.
 async fn failure(tool: &'static str, arguments: Value) -> (Value, String) {
-    let client = connect(Shop {
-        tool_router: Shop::tool_router().into(),
-    })
-    .await;
+    failure_on(Shop::tool_router().into(), tool, arguments).await
+}
+
+/// [`failure`] through `tool_router`.
+async fn failure_on(
+    tool_router: envelope::rmcp::Router<Shop>,
+    tool: &'static str,
+    arguments: Value,
+) -> (Value, String) {
+    let client = connect(Shop { tool_router }).await;
     let result = client
         .peer()
         .call_tool(
@@ -276,5 +326,58 @@ async fn no_call_is_offered_without_every_required_argument() {
     assert_eq!(
         text,
         format!("{lead}\nPRECONDITION_FAILED (NOT_CONNECTED): no database connected\n{lead}")
+    );
+}
+
+#[tokio::test]
+async fn a_read_out_of_range_is_sent_again_at_the_bound() {
+    let (envelope, text) = failure(
+        "search_orders",
+        json!({"query": "chair", "limit": 500}),
+    )
+    .await;
+    assert_eq!(
+        envelope,
+        json!({
+            "isError": true,
+            "error_class": "INVALID_ARGUMENTS",
+            "message": "1 problem in the arguments: /limit must be an integer from 1 to 100",
+            "next_steps": ["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],
+            "code": "LIMIT_OUT_OF_RANGE",
+            "category": "Validation",
+            "details": {"corrected_arguments": {"limit": 100, "query": "chair"}},
+            "argument_errors": [{"path": "/limit", "kind": "out_of_range", "expected": "an integer from 1 to 100"}]
+        })
+    );
+    let lead = r#"Call this tool again with these arguments: {"limit":100,"query":"chair"}"#;
+    assert_eq!(
+        text,
+        format!(
+            "{lead}\n- /limit must be an integer from 1 to 100: send 100\nINVALID_ARGUMENTS (LIMIT_OUT_OF_RANGE)\n{lead}"
+        )
+    );
+    // A write's number is the user's: the bounds, and no value to send.
+    let (envelope, text) = failure("add_order", json!({"query": "chair", "limit": 500})).await;
+    assert!(envelope.get("details").is_none(), "{envelope}");
+    assert_eq!(
+        text.lines().next(),
+        Some("Fix these arguments, then call this tool again:")
+    );
+}
+
+#[tokio::test]
+async fn the_router_says_its_own_busy_wait() {
+    let (envelope, _) = failure("lock_rows", json!({})).await;
+    assert_eq!(envelope["retry_after_ms"], 1000);
+    let router = envelope::rmcp::Router::from(Shop::tool_router())
+        .with_busy_retry_after(std::time::Duration::from_millis(2500));
+    let (envelope, text) = failure_on(router, "lock_rows", json!({})).await;
+    assert_eq!(envelope["retry_after_ms"], 2500);
+    assert_eq!(envelope["error_class"], "BUSY");
+    assert_eq!(
+        text,
+        "Wait 2500 ms, then repeat the same call unchanged.\n\
+         BUSY (IO_WOULD_BLOCK): the server is busy\n\
+         Wait 2500 ms, then repeat the same call unchanged."
     );
 }

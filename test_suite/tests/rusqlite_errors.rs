@@ -65,16 +65,21 @@ fn a_lock_held_by_another_connection_is_busy() {
     );
     // Nothing of SQLite's text ("database is locked").
     assert!(!error.to_json_string().contains("locked"));
-    // A server that waits longer sets the hint once; the only test here
-    // that reads it, so the global is put back before another could.
+    // A server that waits longer says so on the call (or its router); an
+    // envelope whose hint its error set itself keeps it.
+    let wait = std::time::Duration::from_millis(5250);
+    let call = envelope::CallContext::new("add_note").with_busy_retry_after(wait);
+    let answered = call.fail(error.to_envelope());
+    assert_eq!(answered.retry_after_ms, Some(5250));
     assert_eq!(
-        envelope::busy_retry_after(),
-        envelope::DEFAULT_BUSY_RETRY_AFTER
+        answered.next_steps,
+        ["wait retry_after_ms milliseconds, then repeat the same call"]
     );
-    envelope::set_busy_retry_after(std::time::Duration::from_millis(5250));
-    assert_eq!(error.to_envelope().retry_after_ms, Some(5250));
-    envelope::set_busy_retry_after(envelope::DEFAULT_BUSY_RETRY_AFTER);
-    assert_eq!(error.to_envelope().retry_after_ms, Some(1000));
+    let own = error.to_envelope().with_retry_after_ms(300);
+    assert_eq!(call.fail(own).retry_after_ms, Some(300));
+    // Another call in the same process still says one second.
+    let other = envelope::CallContext::new("add_note").fail(error.to_envelope());
+    assert_eq!(other.retry_after_ms, Some(1000));
     drop(held);
 }
 

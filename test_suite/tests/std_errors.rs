@@ -282,7 +282,7 @@ fn every_io_error_kind() {
         // A busy resource says how long to wait, and to wait.
         if class == ErrorClass::Busy {
             expected = expected
-                .with_retry_after(envelope::busy_retry_after())
+                .with_retry_after(envelope::DEFAULT_BUSY_RETRY_AFTER)
                 .with_next_step("wait retry_after_ms milliseconds, then repeat the same call");
         }
         // A bare kind, an OS error's kind and a custom error with a path in

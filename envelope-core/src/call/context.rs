@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::error::Error;
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -80,6 +81,7 @@ pub struct CallContext {
     cancelled: Option<Cancelled>,
     arguments: Option<Arc<Value>>,
     input_schemas: Option<InputSchemas>,
+    busy_retry_after: Option<Duration>,
     /// What carries the call, for its span's conventions.
     #[cfg(feature = "tracing")]
     transport: super::span::Transport,
@@ -116,6 +118,7 @@ impl CallContext {
             cancelled: None,
             arguments: None,
             input_schemas: None,
+            busy_retry_after: None,
             #[cfg(feature = "tracing")]
             transport: super::span::Transport::Tool,
             #[cfg(feature = "tracing")]
@@ -240,6 +243,21 @@ impl CallContext {
         &self.correlation_id
     }
 
+    /// Sets how long a caller should wait before repeating this call when
+    /// it fails because a lock was held or the server was busy: the
+    /// `retry_after_ms` (in whole milliseconds) of a `BUSY` envelope from a
+    /// library mapping (SQLite's `SQLITE_BUSY`, a full sqlx pool, an
+    /// `io::Error` of kind `WouldBlock`), in place of its
+    /// [`DEFAULT_BUSY_RETRY_AFTER`](crate::DEFAULT_BUSY_RETRY_AFTER) of one
+    /// second. Take it from the connection's busy timeout or the pool's
+    /// acquire timeout. A hint the error set itself (an upstream's
+    /// `Retry-After`, a derived variant's `retry_after_ms`) is kept.
+    #[must_use]
+    pub fn with_busy_retry_after(mut self, wait: Duration) -> Self {
+        self.busy_retry_after = Some(wait);
+        self
+    }
+
     /// The call's declared behaviour.
     #[must_use]
     pub fn behaviour(&self) -> CallBehaviour {
@@ -318,6 +336,11 @@ impl CallContext {
         } else {
             envelope
         };
+        if let Some(wait) = self.busy_retry_after
+            && envelope.rule.stand_in_wait
+        {
+            envelope = envelope.with_retry_after(wait);
+        }
         let behaviour = self.behaviour;
         envelope.apply_call(behaviour.read_only, behaviour.idempotent || behaviour.keyed);
         // A keyed call that may have run: the key makes a repeat safe, and
@@ -336,7 +359,13 @@ impl CallContext {
             let none = |_: &str| None;
             let input_schemas = self.input_schemas.as_deref().unwrap_or(&none);
             envelope =
-                crate::args::next_call::complete(envelope, arguments, &self.tool, input_schemas);
+                crate::args::next_call::complete(
+                envelope,
+                arguments,
+                &self.tool,
+                behaviour.read_only,
+                input_schemas,
+            );
         }
         if envelope.correlation_id.is_none() {
             envelope = envelope.with_correlation_id(&self.correlation_id);

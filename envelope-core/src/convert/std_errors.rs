@@ -12,7 +12,6 @@
 use std::borrow::Cow;
 use std::io::{self, ErrorKind};
 use std::num::{IntErrorKind, ParseIntError};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::model::class::{ErrorClass, Owner};
@@ -66,14 +65,16 @@ impl Row {
         }
     }
 
-    /// The row's envelope. A `BUSY` row waits [`busy_retry_after`] and
-    /// says so in its class's step; an error that knows its own delay (a
-    /// `Retry-After` header) replaces the hint in `add_details`.
+    /// The row's envelope. A `BUSY` row waits [`DEFAULT_BUSY_RETRY_AFTER`],
+    /// a stand-in that a call context's wait replaces, and says so in its
+    /// class's step; an error that knows its own delay (a `Retry-After`
+    /// header) replaces the hint in `add_details`.
     pub(crate) fn envelope(self) -> ErrorEnvelope {
         let mut envelope =
             ErrorEnvelope::new(self.class, self.message()).with_code(Cow::Borrowed(self.code));
         if self.class == ErrorClass::Busy {
-            envelope = envelope.with_retry_after(busy_retry_after());
+            envelope = envelope.with_retry_after(DEFAULT_BUSY_RETRY_AFTER);
+            envelope.fields_mut().rule.stand_in_wait = true;
         }
         if let Some(step) = self.class.default_step() {
             envelope = envelope.with_next_step(step);
@@ -85,33 +86,15 @@ impl Row {
     }
 }
 
-/// [`busy_retry_after`] until a server sets another: one second.
+/// The retry hint of every `BUSY` envelope the library mappings make
+/// (`SQLITE_BUSY`, `SQLITE_LOCKED`, PostgreSQL's lock and connection
+/// limits, a full sqlx pool, an `io::Error` of kind `WouldBlock` or
+/// `ResourceBusy`): one second, its `retry_after_ms` (over HTTP its
+/// `Retry-After`). A call answered through a context with its own wait
+/// (`CallContext::with_busy_retry_after`, or the rmcp router's and the
+/// axum layer's setting of the same name) says that wait instead; an
+/// error that knows its own delay (an upstream's `Retry-After`) keeps it.
 pub const DEFAULT_BUSY_RETRY_AFTER: Duration = Duration::from_secs(1);
-
-/// The delay in milliseconds set by [`set_busy_retry_after`].
-#[allow(clippy::cast_possible_truncation)] // one second
-static BUSY_RETRY_AFTER_MS: AtomicU64 = AtomicU64::new(DEFAULT_BUSY_RETRY_AFTER.as_millis() as u64);
-
-/// How long a caller should wait before repeating a call that failed
-/// because the server was busy or a lock was held: the `retry_after_ms`
-/// (and over HTTP the `Retry-After`) of every `BUSY` envelope the library
-/// mappings make (`SQLITE_BUSY`, `SQLITE_LOCKED`, PostgreSQL's lock and
-/// connection limits, a full sqlx pool, an `io::Error` of kind
-/// `WouldBlock` or `ResourceBusy`). [`DEFAULT_BUSY_RETRY_AFTER`] until
-/// [`set_busy_retry_after`] sets another.
-#[must_use]
-pub fn busy_retry_after() -> Duration {
-    Duration::from_millis(BUSY_RETRY_AFTER_MS.load(Ordering::Relaxed))
-}
-
-/// Sets [`busy_retry_after`] for the whole process, in whole milliseconds
-/// (a longer wait than `u64::MAX` ms is cut to it): once at start, from the
-/// connection's busy timeout or the pool's acquire timeout, say. A server's
-/// own `BUSY` variants set their hint themselves (`retry_after_ms`).
-pub fn set_busy_retry_after(wait: Duration) {
-    let ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
-    BUSY_RETRY_AFTER_MS.store(ms, Ordering::Relaxed);
-}
 
 /// The next step of a unique violation whose columns are not known.
 const UNIQUE_STEP: &str = "use other values for the fields that must be unique, or look up the existing record and use it instead of creating another";

@@ -17,7 +17,7 @@
 //!
 //! | error | class | code | effect |
 //! |---|---|---|---|
-//! | `SQLITE_BUSY`, `SQLITE_LOCKED` (and their extended codes): another connection holds the lock | `BUSY`, retryable, `retry_after_ms` [`busy_retry_after`](crate::busy_retry_after) | `SQLITE_BUSY`, `SQLITE_LOCKED` | nothing: SQLite ran no part of the statement |
+//! | `SQLITE_BUSY`, `SQLITE_LOCKED` (and their extended codes): another connection holds the lock | `BUSY`, retryable, `retry_after_ms` [`DEFAULT_BUSY_RETRY_AFTER`](crate::DEFAULT_BUSY_RETRY_AFTER) or the call's own wait | `SQLITE_BUSY`, `SQLITE_LOCKED` | nothing: SQLite ran no part of the statement |
 //! | `SQLITE_CONSTRAINT_UNIQUE`, `SQLITE_CONSTRAINT_PRIMARYKEY` | `ALREADY_EXISTS`, naming the columns | `SQLITE_UNIQUE` | nothing |
 //! | `SQLITE_CONSTRAINT_FOREIGNKEY` | `PRECONDITION_FAILED` | `SQLITE_FOREIGN_KEY` | nothing |
 //! | `SQLITE_CONSTRAINT_NOTNULL`, `SQLITE_CONSTRAINT_CHECK`, any other constraint, `SQLITE_TOOBIG`, `SQLITE_MISMATCH` | `INVALID_ARGUMENTS` | `SQLITE_CONSTRAINT`, `SQLITE_TOO_BIG`, `SQLITE_MISMATCH` | nothing |
@@ -37,9 +37,11 @@
 //! writes may or may not be durable, so the call is not repeated blindly.
 //!
 //! A busy database answers with a delay and a step: `retry_after_ms` is
-//! [`busy_retry_after`](crate::busy_retry_after) (one second unless the
-//! server sets another, from its connection's busy timeout, say), and the
-//! step "wait retry_after_ms milliseconds, then repeat the same call".
+//! one second ([`DEFAULT_BUSY_RETRY_AFTER`](crate::DEFAULT_BUSY_RETRY_AFTER))
+//! unless the call's context sets another
+//! ([`CallContext::with_busy_retry_after`](crate::CallContext::with_busy_retry_after),
+//! or the router's setting of the same name: from the connection's busy
+//! timeout, say), and the step "wait retry_after_ms milliseconds, then repeat the same call".
 //! SQLite returns `SQLITE_BUSY` only after the connection's busy handler
 //! gave up (rusqlite waits up to five seconds by default).
 //!

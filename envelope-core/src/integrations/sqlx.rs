@@ -14,7 +14,7 @@
 //! | not-null, check or exclusion violation (`23502`, `23514`, `23P01`), any other `23xxx` | `INVALID_ARGUMENTS` | `DB_CONSTRAINT` | nothing |
 //! | data exception, class `22` (a value too long, out of range, not a number) | `INVALID_ARGUMENTS` | `DB_INVALID_VALUE` | nothing |
 //! | serialization failure `40001`, deadlock `40P01`, any other `40xxx` (the transaction was rolled back) | `TRANSIENT`, retryable | `DB_SERIALIZATION` | nothing |
-//! | lock not available `55P03`, insufficient resources class `53` (too many connections), SQLite `SQLITE_BUSY` / `SQLITE_LOCKED` (`5`, `6` and their extended codes) | `BUSY`, retryable, `retry_after_ms` [`busy_retry_after`](crate::busy_retry_after) | `DB_BUSY` | nothing |
+//! | lock not available `55P03`, insufficient resources class `53` (too many connections), SQLite `SQLITE_BUSY` / `SQLITE_LOCKED` (`5`, `6` and their extended codes) | `BUSY`, retryable, `retry_after_ms` [`DEFAULT_BUSY_RETRY_AFTER`](crate::DEFAULT_BUSY_RETRY_AFTER) or the call's own wait | `DB_BUSY` | nothing |
 //! | query canceled `57014` (a statement timeout) | `TIMEOUT` | `DB_TIMEOUT` | unknown |
 //! | connection exception, class `08`; operator intervention `57P01`-`57P03` (shutdown, cannot connect now) | `CONNECTION_FAILED`, retryable | `DB_CONNECTION` | unknown |
 //! | any other database error (syntax, privileges of the server's database role `42501`, a missing table) | `INTERNAL` | `DB_ERROR` | unknown |
@@ -28,8 +28,11 @@
 //! class's generic message otherwise, never the database's (it quotes SQL,
 //! values, table and constraint names, host names).
 //!
-//! Every `BUSY` row waits [`busy_retry_after`](crate::busy_retry_after)
-//! (one second unless the server sets another, from its pool's acquire
+//! Every `BUSY` row waits one second
+//! ([`DEFAULT_BUSY_RETRY_AFTER`](crate::DEFAULT_BUSY_RETRY_AFTER)) unless
+//! the call's context sets another
+//! ([`CallContext::with_busy_retry_after`](crate::CallContext::with_busy_retry_after),
+//! or the router's setting of the same name: from the pool's acquire
 //! timeout, say), with the step "wait retry_after_ms milliseconds, then
 //! repeat the same call". A unique violation says what to do (use another
 //! value, or the existing record); on SQLite it names the columns the

@@ -210,6 +210,12 @@ pub(crate) struct Unwired {
     /// `ErrorEnvelope` through `?` logs what one returning the derived
     /// type logs.
     pub(crate) log_text: Option<Box<(String, Vec<String>)>>,
+    /// The retry hint is a library mapping's stand-in for the server's
+    /// wait (a `BUSY` row's [`DEFAULT_BUSY_RETRY_AFTER`](crate::DEFAULT_BUSY_RETRY_AFTER)),
+    /// which a call context's own wait replaces
+    /// (`CallContext::with_busy_retry_after`); cleared by any hint set
+    /// after it.
+    pub(crate) stand_in_wait: bool,
 }
 
 impl PartialEq for Unwired {
@@ -307,6 +313,7 @@ impl ErrorEnvelope {
                 retry,
                 answered: false,
                 log_text: None,
+                stand_in_wait: false,
             },
         }))
     }
@@ -443,6 +450,7 @@ impl ErrorEnvelope {
     #[must_use]
     pub fn with_retry_after_ms(mut self, ms: u64) -> Self {
         self.0.retry_after_ms = Some(ms);
+        self.0.rule.stand_in_wait = false;
         self
     }
 

@@ -11,6 +11,7 @@ use http::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderName, HeaderValue, RETRY_
 use http::request::Parts;
 use http::{Method, StatusCode};
 use serde_json::Value;
+use std::time::Duration;
 
 use super::{Failure, Rejection};
 use crate::call::trace_context::sent_correlation_id;
@@ -61,13 +62,55 @@ pub trait RouterExt: private::Sealed {
     /// handler made it, even one made from an error.
     #[must_use]
     fn answer_failures(self) -> Self;
+
+    /// As [`RouterExt::answer_failures`], with each request's context set
+    /// up as `answering` says.
+    #[must_use]
+    fn answer_failures_with(self, answering: Answering) -> Self;
 }
 
 impl<S: Clone + Send + Sync + 'static> RouterExt for Router<S> {
     fn answer_failures(self) -> Self {
+        self.answer_failures_with(Answering::new())
+    }
+
+    fn answer_failures_with(self, answering: Answering) -> Self {
         self.method_not_allowed_fallback(method_not_allowed)
             .fallback(not_found)
-            .layer(middleware::from_fn(answer))
+            .layer(middleware::from_fn(move |request: Request, next: Next| {
+                answer(answering, request, next)
+            }))
+    }
+}
+
+/// The settings of every request's [`CallContext`] under
+/// [`RouterExt::answer_failures_with`]; [`Answering::new`] is what
+/// [`RouterExt::answer_failures`] uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Answering {
+    busy_retry_after: Option<Duration>,
+}
+
+impl Answering {
+    /// The defaults: each context as [`RouterExt::answer_failures`]
+    /// describes it.
+    #[must_use]
+    pub const fn new() -> Self {
+        Answering {
+            busy_retry_after: None,
+        }
+    }
+
+    /// Each request's [`CallContext::with_busy_retry_after`]: how long a
+    /// caller should wait before repeating a request that failed because a
+    /// lock was held or the server was busy (the `Retry-After` and
+    /// `retry_after_ms` of a library mapping's `BUSY` answer, one second
+    /// by default, [`DEFAULT_BUSY_RETRY_AFTER`](crate::DEFAULT_BUSY_RETRY_AFTER)).
+    #[must_use]
+    pub const fn with_busy_retry_after(mut self, wait: Duration) -> Self {
+        self.busy_retry_after = Some(wait);
+        self
     }
 }
 
@@ -104,9 +147,12 @@ pub(super) fn context(parts: &Parts) -> CallContext {
 }
 
 /// The middleware: the context in, every failure out through it.
-async fn answer(request: Request, next: Next) -> Response {
+async fn answer(answering: Answering, request: Request, next: Next) -> Response {
     let (mut parts, body) = request.into_parts();
-    let call = context(&parts);
+    let mut call = context(&parts);
+    if let Some(wait) = answering.busy_retry_after {
+        call = call.with_busy_retry_after(wait);
+    }
     parts.extensions.insert(call.clone());
     let response = next.run(Request::from_parts(parts, body));
     // The handler runs inside the request's span (made here, before the

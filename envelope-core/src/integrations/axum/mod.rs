@@ -75,7 +75,7 @@ mod keyed;
 mod limit;
 mod strings;
 
-pub use answer::RouterExt;
+pub use answer::{Answering, RouterExt};
 pub use keyed::{HttpPrincipal, IDEMPOTENCY_KEY, IDEMPOTENT_REPLAYED, Keys, MAX_KEYED_BODY, keyed};
 pub use limit::{RATELIMIT, RATELIMIT_POLICY, rate_limited};
 use axum::response::{IntoResponse, Response};

@@ -62,6 +62,7 @@ use ::rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 
 use std::borrow::Cow;
 use std::sync::Arc;
+use std::time::Duration;
 
 use ::rmcp::handler::server::common::FromContextPart;
 use ::rmcp::handler::server::router::tool::ToolRouter;
@@ -220,6 +221,7 @@ pub struct Router<S> {
     rate_limited: RateLimited,
     /// Each tool's declared failures (`with_failures`), in order.
     failures: Vec<(String, Vec<DeclaredFailure>)>,
+    busy_retry_after: Option<Duration>,
 }
 
 impl<S> Clone for Router<S> {
@@ -232,6 +234,7 @@ impl<S> Clone for Router<S> {
             rate_limit: self.rate_limit.clone(),
             rate_limited: self.rate_limited,
             failures: self.failures.clone(),
+            busy_retry_after: self.busy_retry_after,
         }
     }
 }
@@ -246,6 +249,7 @@ impl<S> std::fmt::Debug for Router<S> {
             .field("rate_limit", &self.rate_limit)
             .field("rate_limited", &self.rate_limited)
             .field("failures", &self.failures)
+            .field("busy_retry_after", &self.busy_retry_after)
             .finish()
     }
 }
@@ -286,6 +290,7 @@ impl<S: Send + Sync + 'static> Router<S> {
             rate_limit: None,
             rate_limited: RateLimited::ToolError,
             failures: Vec::new(),
+            busy_retry_after: None,
         }
     }
 
@@ -351,6 +356,19 @@ impl<S: Send + Sync + 'static> Router<S> {
     #[must_use]
     pub fn with_rate_limit(mut self, limit: RateLimit) -> Self {
         self.rate_limit = Some(limit);
+        self
+    }
+
+    /// Sets how long a caller should wait before repeating a call that
+    /// failed because a lock was held or the server was busy, on every
+    /// call the router routes: [`CallContext::with_busy_retry_after`],
+    /// in place of the library mappings'
+    /// [`DEFAULT_BUSY_RETRY_AFTER`](crate::DEFAULT_BUSY_RETRY_AFTER) of one
+    /// second. Take it from the connection's busy timeout or the pool's
+    /// acquire timeout.
+    #[must_use]
+    pub fn with_busy_retry_after(mut self, wait: Duration) -> Self {
+        self.busy_retry_after = Some(wait);
         self
     }
 
@@ -501,13 +519,16 @@ impl<S: Send + Sync + 'static> Router<S> {
         let tools = Arc::clone(&self.tools);
         // No `arguments` member is no arguments.
         let arguments = context.arguments.clone().unwrap_or_default();
-        let call = CallContext::identified(name, id)
+        let mut call = CallContext::identified(name, id)
             .with_cancellation(move || cancelled.is_cancelled())
             .with_arguments(Value::Object(arguments))
             .with_input_schemas(move |tool| {
                 let schema = &tools.get(tool)?.input_schema;
                 Some(Value::Object(schema.as_ref().clone()))
             });
+        if let Some(wait) = self.busy_retry_after {
+            call = call.with_busy_retry_after(wait);
+        }
         #[cfg(feature = "tracing")]
         let call = call.over(crate::call::span::Transport::Mcp);
         let (call, key) = match keyed {

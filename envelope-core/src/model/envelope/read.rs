@@ -96,6 +96,7 @@ impl<'de> Deserialize<'de> for ErrorEnvelope {
             retry: RetryInputs::read(error_class, effect, retryable),
             answered: false,
             log_text: None,
+            stand_in_wait: false,
         };
         Ok(ErrorEnvelope(Box::new(EnvelopeFields {
             is_error: is_error.unwrap_or_else(always_true),
