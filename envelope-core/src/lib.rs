@@ -62,9 +62,7 @@ pub use crate::support::private as __private;
 pub use crate::call::{CallBehaviour, CallContext, OrFail};
 pub use crate::convert::chain::{MAX_SOURCE_LINKS, Recognizer, UNCLASSIFIED, from_error};
 pub use crate::convert::envelope_trait::Envelope;
-pub use crate::convert::std_errors::{
-    DEFAULT_BUSY_RETRY_AFTER,
-};
+pub use crate::convert::std_errors::DEFAULT_BUSY_RETRY_AFTER;
 pub use crate::model::argument_error::{ArgumentError, ArgumentErrorKind};
 pub use crate::model::category::UserErrorCategory;
 pub use crate::model::class::{ErrorClass, Owner, ParseClassError};

@@ -107,10 +107,7 @@ fn the_sep_3313_object() {
     assert!(!capability.retryable);
     assert_eq!(
         host::next_move(&capability, CallBehaviour::READ, 1),
-        NextMove::FixArguments {
-            problems: vec![],
-            arguments: None
-        }
+        NextMove::ChangeCall
     );
 
     // A code naming a class of ours of the same SEP class is that class;
@@ -478,10 +475,7 @@ fn the_next_move_rules() {
     let conflict = ErrorEnvelope::new(ErrorClass::Conflict, "the note changed");
     assert_eq!(
         host::next_move(&conflict, CallBehaviour::default(), 1),
-        NextMove::FixArguments {
-            problems: vec![],
-            arguments: None
-        }
+        NextMove::ChangeCall
     );
     let args = envelope_core::args::invalid_arguments(vec![
         ArgumentError::new(ArgumentErrorKind::UnknownField, "/colum")
@@ -607,6 +601,11 @@ fn typescript_sdk_texts_that_are_not_argument_problems() {
     assert_eq!(
         disabled.to_json_string(),
         r#"{"isError":true,"error_class":"UNSUPPORTED","message":"the tool \"add_note\" is disabled on this server","next_steps":["do not call \"add_note\" again now; use another tool, or go on without it"],"code":"TOOL_DISABLED","category":"Validation"}"#
+    );
+    // Not an argument problem: the call as made cannot work.
+    assert_eq!(
+        host::next_move(&disabled, CallBehaviour::READ, 1),
+        NextMove::ChangeCall
     );
     assert_eq!(
         instruction(
@@ -753,10 +752,7 @@ fn retries_jitter_and_budget() {
     let missing = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "no such note");
     assert_eq!(
         retries.next_move(&missing, CallBehaviour::default(), 1),
-        NextMove::FixArguments {
-            problems: vec![],
-            arguments: None
-        }
+        NextMove::ChangeCall
     );
     assert_eq!(retries.repeats(), 1);
 }

@@ -134,6 +134,10 @@ pub async fn run(out: &mut impl Write) -> Result<(), Box<dyn std::error::Error>>
                         break;
                     }
                 }
+                NextMove::ChangeCall => {
+                    writeln!(out, "host: the model cannot fix this; it moves on")?;
+                    break;
+                }
                 NextMove::PickNearMiss { names } => {
                     // The scripted model meant the first near miss of the
                     // table it named.

@@ -254,10 +254,7 @@ async fn refusals_write_nothing() {
             host::behaviour_of(&client.list_all_tools().await.unwrap()[0]),
             1
         ),
-        NextMove::FixArguments {
-            problems: vec![],
-            arguments: None
-        }
+        NextMove::ChangeCall
     );
     assert_eq!(rows(&path), 1);
 }

@@ -422,10 +422,7 @@ async fn python_sdk_server() {
             Some(String::from(
                 r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"Unknown tool: nope","next_steps":["list the tools with tools/list and call one of them"],"code":"UNKNOWN_TOOL","category":"NotFound"}"#,
             )),
-            Some(NextMove::FixArguments {
-                problems: vec![],
-                arguments: None,
-            }),
+            Some(NextMove::ChangeCall),
         ),
         (
             "python_mcp_error",
@@ -625,20 +622,14 @@ async fn fastmcp_server() {
             "hidden",
             json!({}),
             Some(unknown_tool("hidden")),
-            Some(NextMove::FixArguments {
-                problems: vec![],
-                arguments: None,
-            }),
+            Some(NextMove::ChangeCall),
         ),
         (
             "fastmcp_unknown_tool",
             "nope",
             json!({}),
             Some(unknown_tool("nope")),
-            Some(NextMove::FixArguments {
-                problems: vec![],
-                arguments: None,
-            }),
+            Some(NextMove::ChangeCall),
         ),
     ];
     for (name, tool, arguments, expected, next) in cases {
@@ -697,10 +688,7 @@ async fn ts_sdk_server() {
             "nope",
             json!({}),
             Some(String::from(unknown_tool)),
-            Some(NextMove::FixArguments {
-                problems: vec![],
-                arguments: None,
-            }),
+            Some(NextMove::ChangeCall),
         ),
         ("ts_typed_out", "typed_out", json!({}), None, None),
         (
@@ -722,10 +710,7 @@ async fn ts_sdk_server() {
             Some(String::from(
                 r#"{"isError":true,"error_class":"UNSUPPORTED","message":"the tool \"hidden\" is disabled on this server","next_steps":["do not call \"hidden\" again now; use another tool, or go on without it"],"code":"TOOL_DISABLED","category":"Validation"}"#,
             )),
-            Some(NextMove::FixArguments {
-                problems: vec![],
-                arguments: None,
-            }),
+            Some(NextMove::ChangeCall),
         ),
     ];
     for (name, tool, arguments, expected, next) in cases {

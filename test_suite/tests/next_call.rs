@@ -331,11 +331,7 @@ async fn no_call_is_offered_without_every_required_argument() {
 
 #[tokio::test]
 async fn a_read_out_of_range_is_sent_again_at_the_bound() {
-    let (envelope, text) = failure(
-        "search_orders",
-        json!({"query": "chair", "limit": 500}),
-    )
-    .await;
+    let (envelope, text) = failure("search_orders", json!({"query": "chair", "limit": 500})).await;
     assert_eq!(
         envelope,
         json!({

@@ -75,6 +75,7 @@ fn name(next: &NextMove) -> &'static str {
         } => "FixArguments (corrected call)",
         NextMove::FixArguments { .. } => "FixArguments",
         NextMove::PickNearMiss { .. } => "PickNearMiss",
+        NextMove::ChangeCall => "ChangeCall",
         NextMove::Repeat { .. } => "Repeat",
         NextMove::Postpone { .. } => "Postpone",
         NextMove::Check { .. } => "Check",

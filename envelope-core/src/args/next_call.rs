@@ -144,7 +144,10 @@ fn clamped(arguments: &Value, problems: &[ArgumentError], schema: &Value) -> Opt
 fn property_at<'a>(schema: &'a Value, path: &str) -> Option<&'a Value> {
     let mut at = schema;
     for token in path.strip_prefix('/')?.split('/') {
-        at = match at.get("properties").and_then(|names| names.get(unescape(token))) {
+        at = match at
+            .get("properties")
+            .and_then(|names| names.get(unescape(token)))
+        {
             Some(property) => property,
             None if token.parse::<usize>().is_ok() => at.get("items")?,
             None => return None,
@@ -167,7 +170,10 @@ fn nearest_bound(value: &Value, property: &Value) -> Option<Value> {
         if !integer {
             return None;
         }
-        Some((bound.as_f64()?, Value::from(bound.as_i64()?.checked_add(step)?)))
+        Some((
+            bound.as_f64()?,
+            Value::from(bound.as_i64()?.checked_add(step)?),
+        ))
     };
     let below = |limit: f64, exclusive: bool| sent < limit || (exclusive && sent == limit);
     let above = |limit: f64, exclusive: bool| sent > limit || (exclusive && sent == limit);
@@ -290,7 +296,13 @@ mod tests {
     #[test]
     fn a_check_tool_gets_the_arguments_it_takes() {
         let sent = json!({"customer_id": "c-4", "item": "chair", "quantity": 2});
-        let envelope = complete(timed_out("list_orders"), &sent, "failed_tool", false, &schemas);
+        let envelope = complete(
+            timed_out("list_orders"),
+            &sent,
+            "failed_tool",
+            false,
+            &schemas,
+        );
         assert_eq!(
             envelope.details[SUGGESTED_ARGUMENTS],
             json!({"customer_id": "c-4"})
@@ -302,7 +314,13 @@ mod tests {
             )
         );
         // A tool that takes nothing is called with nothing.
-        let envelope = complete(timed_out("list_outbox"), &sent, "failed_tool", false, &schemas);
+        let envelope = complete(
+            timed_out("list_outbox"),
+            &sent,
+            "failed_tool",
+            false,
+            &schemas,
+        );
         assert_eq!(envelope.details[SUGGESTED_ARGUMENTS], json!({}));
     }
 
@@ -362,7 +380,8 @@ mod tests {
             &json!([1]),
             "failed_tool",
             false,
-            &schemas,);
+            &schemas,
+        );
         assert!(envelope.details.is_empty());
     }
 
@@ -387,7 +406,8 @@ mod tests {
         // Two values the name is a near miss of: the nearer one missed.
         let both = json!({"table": "EMPLOYES", "column": "EMPLOYEE_ID"});
         assert_eq!(
-            complete(missing.clone(), &both, "failed_tool", false, &schemas).details[CORRECTED_ARGUMENTS],
+            complete(missing.clone(), &both, "failed_tool", false, &schemas).details
+                [CORRECTED_ARGUMENTS],
             json!({"table": "EMPLOYEES", "column": "EMPLOYEE_ID"})
         );
         // Two equally near: which one is meant is a guess, so nothing is
@@ -428,9 +448,15 @@ mod tests {
         );
         let large = json!({"customer_id": "c".repeat(MAX_CORRECTED_BYTES)});
         assert!(
-            complete(timed_out("list_orders"), &large, "failed_tool", false, &schemas)
-                .details
-                .is_empty()
+            complete(
+                timed_out("list_orders"),
+                &large,
+                "failed_tool",
+                false,
+                &schemas
+            )
+            .details
+            .is_empty()
         );
     }
 
@@ -456,7 +482,8 @@ mod tests {
             &json!({"table": "EMPLOYES", "schema": "employees"}),
             "describe_table",
             false,
-            &none,);
+            &none,
+        );
         assert_eq!(
             envelope.details[CORRECTED_ARGUMENTS],
             json!({"table": "EMPLOYEES", "schema": "employees"})
@@ -466,7 +493,8 @@ mod tests {
             &json!({"table": "LOCATIONS", "column": "CITYS"}),
             "find_column",
             false,
-            &none,);
+            &none,
+        );
         assert_eq!(
             envelope.details[CORRECTED_ARGUMENTS],
             json!({"table": "LOCATIONS", "column": "CITY"})
@@ -477,19 +505,38 @@ mod tests {
             &json!({"table": "LOCATIONS", "column": "CITIES"}),
             "find_column",
             false,
-            &none,);
+            &none,
+        );
         assert!(envelope.details.is_empty());
         // A short name allows one edit.
-        let envelope = complete(missing("n-1"), &json!({"id": "n-12"}), "get_note", false, &none);
+        let envelope = complete(
+            missing("n-1"),
+            &json!({"id": "n-12"}),
+            "get_note",
+            false,
+            &none,
+        );
         assert_eq!(envelope.details[CORRECTED_ARGUMENTS], json!({"id": "n-1"}));
-        let envelope = complete(missing("n-1"), &json!({"id": "m-12"}), "get_note", false, &none);
+        let envelope = complete(
+            missing("n-1"),
+            &json!({"id": "m-12"}),
+            "get_note",
+            false,
+            &none,
+        );
         assert!(envelope.details.is_empty());
     }
 
     #[test]
     fn the_tool_that_failed_is_not_suggested_again() {
         let sent = json!({"customer_id": "c-4"});
-        let envelope = complete(timed_out("list_orders"), &sent, "list_orders", false, &schemas);
+        let envelope = complete(
+            timed_out("list_orders"),
+            &sent,
+            "list_orders",
+            false,
+            &schemas,
+        );
         assert!(envelope.details.is_empty());
     }
 
@@ -512,7 +559,8 @@ mod tests {
             &json!({"customer_id": "c-4", "limit": "5"}),
             "create_order",
             false,
-            &schemas,);
+            &schemas,
+        );
         assert_eq!(
             envelope.details[SUGGESTED_ARGUMENTS],
             json!({"customer_id": "c-4"})
@@ -522,14 +570,16 @@ mod tests {
             &json!({"customer_id": "c-4"}),
             "create_order",
             false,
-            &schemas,);
+            &schemas,
+        );
         assert!(envelope.details.is_empty());
         let envelope = complete(
             timed_out("by_number"),
             &json!({"customer_id": 4}),
             "create_order",
             false,
-            &schemas,);
+            &schemas,
+        );
         assert_eq!(
             envelope.details[SUGGESTED_ARGUMENTS],
             json!({"customer_id": 4})
@@ -627,7 +677,10 @@ mod tests {
             // number, a second problem without a bound.
             (json!({"sql": "", "offset": 5000}), &["/offset"]),
             (json!({"sql": "", "limit": "5000"}), &["/limit"]),
-            (json!({"sql": "", "limit": 5000, "page": 0}), &["/limit", "/sql"]),
+            (
+                json!({"sql": "", "limit": 5000, "page": 0}),
+                &["/limit", "/sql"],
+            ),
         ] {
             assert_eq!(fixed(sent.clone(), paths, true), None, "{sent}");
         }

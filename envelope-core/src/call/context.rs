@@ -358,8 +358,7 @@ impl CallContext {
         if let Some(arguments) = &self.arguments {
             let none = |_: &str| None;
             let input_schemas = self.input_schemas.as_deref().unwrap_or(&none);
-            envelope =
-                crate::args::next_call::complete(
+            envelope = crate::args::next_call::complete(
                 envelope,
                 arguments,
                 &self.tool,

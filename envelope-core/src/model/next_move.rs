@@ -72,12 +72,11 @@ pub enum NextMove {
     /// permission, approve, raise a quota, say whether a cancelled call
     /// should go on. The host asks the user, not the model.
     AskUser,
-    /// Call the same tool again with changed arguments: the arguments were
-    /// wrong, or the call asked for what cannot be (a missing object, a
-    /// conflict; the class's sentence says what to change).
+    /// Call the same tool again with changed arguments: the failure names
+    /// the problems in them, or the corrected arguments whole.
     FixArguments {
-        /// The argument problems the failure names; empty when it names
-        /// none and its message says what is wrong.
+        /// The argument problems the failure names (empty only when it
+        /// gives the corrected arguments alone).
         problems: Vec<ArgumentError>,
         /// The corrected arguments whole, when the server computed them
         /// (`details.corrected_arguments`: a JSON object of at most 1 KiB,
@@ -148,6 +147,13 @@ pub enum NextMove {
         /// How many times the call was made, the first included.
         attempts: u32,
     },
+    /// Do not repeat the call as it was made: it asked for what cannot be
+    /// (an object that does not exist, an option the tool does not
+    /// support, a tool the server has turned off, a conflict) and the
+    /// failure names no argument to fix. The class's sentence says what to
+    /// change: the arguments, the tool, or going on without it. The host
+    /// hands it to the model, as it does [`NextMove::FixArguments`].
+    ChangeCall,
     /// Do not repeat the call: report the failure (a fault of the server
     /// that changed nothing, a class this crate does not know).
     Stop,
@@ -172,8 +178,8 @@ impl NextMove {
     /// 5. near misses of a caller's mistake: [`NextMove::PickNearMiss`];
     /// 6. a `suggested_tool`: [`NextMove::CallTool`];
     /// 7. any other caller-owned class (a missing object, a conflict, an
-    ///    unsupported option): [`NextMove::FixArguments`] with no problems,
-    ///    the class's sentence saying what to change;
+    ///    unsupported option or tool): [`NextMove::ChangeCall`], the
+    ///    class's sentence saying what to change;
     /// 8. otherwise [`NextMove::Stop`].
     ///
     /// A repeat is safe and may pass when the envelope is `retryable` (its
@@ -229,10 +235,7 @@ impl NextMove {
                 arguments: arguments.cloned(),
             }
         } else if caller {
-            NextMove::FixArguments {
-                problems: Vec::new(),
-                arguments: None,
-            }
+            NextMove::ChangeCall
         } else {
             NextMove::Stop
         }

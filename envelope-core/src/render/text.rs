@@ -43,6 +43,7 @@ pub(crate) fn write(
             problems,
             arguments: None,
         } => problems.is_empty(),
+        NextMove::ChangeCall => true,
         NextMove::AskUser | NextMove::Stop => says_no_repeat(act),
         _ => false,
     };
@@ -240,6 +241,9 @@ fn sentence(
             out,
             "Do not repeat this call now: it failed {attempts} times, as often as the host repeats it. Tell the user it failed; it may pass later."
         ),
+        // The class says what to change: an option, the tool, or going on
+        // without it.
+        NextMove::ChangeCall => out.write_str(envelope.error_class.act()),
         NextMove::AskUser => out.write_str("Do not repeat this call. Ask the user to resolve it."),
         NextMove::Stop => out.write_str("Do not repeat this call. Tell the user it failed."),
     }
