@@ -27,7 +27,9 @@
 //!   `envelope::host::model_text`;
 //! - `lean`, `lead`: two shorter forms of the default, for measuring it:
 //!   the JSON and the text's lines before its facts line (the move and
-//!   the argument fixes), and those lines alone;
+//!   the argument fixes), and those lines alone; `sandwich`: those lines,
+//!   the JSON, and the text's last line (the move again); `lead_json`:
+//!   those lines, then the JSON;
 //! - `python_sdk`, `ts_sdk`: what a server of the official Python SDK
 //!   (`mcp` 2.3) or TypeScript SDK (1.32, zod 4) sends for the same failure,
 //!   in the formats captured in `test_suite/tests/e2e/fixtures/`. `null`
@@ -1863,8 +1865,16 @@ async fn main() {
         // and the text's lead (the move and the argument fixes) without
         // the facts the JSON already holds or the move said again last
         // (`lean`), and the lead alone (`lead`).
-        let lead = lead_of(&envelope, &envelope.to_string());
-        renderings["lean"] = format!("{}\n{lead}", envelope.to_json_string()).into();
+        let text = envelope.to_string();
+        let lead = lead_of(&envelope, &text);
+        let json = envelope.to_json_string();
+        let closing = text.lines().last().unwrap_or_default();
+        renderings["lean"] = format!("{json}\n{lead}").into();
+        // The lead first and the move last, the JSON (the facts) between:
+        // the text's order with the JSON in place of its facts lines
+        // (`sandwich`); the lead, then the JSON (`lead_json`).
+        renderings["sandwich"] = format!("{lead}\n{json}\n{closing}").into();
+        renderings["lead_json"] = format!("{lead}\n{json}").into();
         renderings["lead"] = lead.into();
         let peers = scenario.get("peers");
         renderings["python_sdk"] =
