@@ -29,7 +29,8 @@
 //!   the JSON and the text's lines before its facts line (the move and
 //!   the argument fixes), and those lines alone; `sandwich`: those lines,
 //!   the JSON, and the text's last line (the move again); `lead_json`:
-//!   those lines, then the JSON;
+//!   those lines, then the JSON; `lean_closing`: `lean` and the text's
+//!   last line;
 //! - `python_sdk`, `ts_sdk`: what a server of the official Python SDK
 //!   (`mcp` 2.3) or TypeScript SDK (1.32, zod 4) sends for the same failure,
 //!   in the formats captured in `test_suite/tests/e2e/fixtures/`. `null`
@@ -1875,6 +1876,8 @@ async fn main() {
         // (`sandwich`); the lead, then the JSON (`lead_json`).
         renderings["sandwich"] = format!("{lead}\n{json}\n{closing}").into();
         renderings["lead_json"] = format!("{lead}\n{json}").into();
+        // `lean` with the move said again last (`lean_closing`).
+        renderings["lean_closing"] = format!("{json}\n{lead}\n{closing}").into();
         renderings["lead"] = lead.into();
         let peers = scenario.get("peers");
         renderings["python_sdk"] =
