@@ -82,6 +82,7 @@ pub struct CallContext {
     arguments: Option<Arc<Value>>,
     input_schemas: Option<InputSchemas>,
     busy_retry_after: Option<Duration>,
+    claim: Option<Arc<super::idempotency::Claimed>>,
     /// What carries the call, for its span's conventions.
     #[cfg(feature = "tracing")]
     transport: super::span::Transport,
@@ -119,6 +120,7 @@ impl CallContext {
             arguments: None,
             input_schemas: None,
             busy_retry_after: None,
+            claim: None,
             #[cfg(feature = "tracing")]
             transport: super::span::Transport::Tool,
             #[cfg(feature = "tracing")]
@@ -255,6 +257,24 @@ impl CallContext {
     #[must_use]
     pub fn with_busy_retry_after(mut self, wait: Duration) -> Self {
         self.busy_retry_after = Some(wait);
+        self
+    }
+
+    /// The call's hold on its idempotency key, when it is a keyed call
+    /// that runs (set by `envelope::rmcp::Router`; `None` otherwise): what
+    /// a tool hands to `SqliteStore::record_in` or
+    /// `PostgresStore::record_in` so that its write commits with the key's
+    /// record.
+    #[must_use]
+    pub fn claim(&self) -> Option<&super::idempotency::Claimed> {
+        self.claim.as_deref()
+    }
+
+    /// The same context, holding `claimed` (the router's, for a keyed
+    /// call).
+    #[cfg_attr(not(feature = "rmcp"), allow(dead_code))]
+    pub(crate) fn with_claim(mut self, claimed: super::idempotency::Claimed) -> Self {
+        self.claim = Some(Arc::new(claimed));
         self
     }
 

@@ -4,7 +4,10 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::{Claim, DEFAULT_LEASE, DEFAULT_TTL, Key, Scope, Store, StoreError, StoreFuture};
+use super::{
+    Claim, Claimed, DEFAULT_LEASE, DEFAULT_TTL, Key, Record as Rule, Scope, Store, StoreError,
+    StoreFuture, Token,
+};
 
 /// A [`Store`] in this process's memory: the default, for a server of one
 /// process (a restart forgets every key; several replicas need a shared
@@ -30,7 +33,9 @@ struct Record {
     fingerprint: String,
     /// `None` while the call runs.
     answer: Option<String>,
+    /// The lease's end while the call runs; the TTL's once it finished.
     expires: Instant,
+    token: Token,
 }
 
 impl Default for MemoryStore {
@@ -103,15 +108,30 @@ impl MemoryStore {
     ) -> Result<Claim, StoreError> {
         let mut records = self.lock();
         let id = (scope.clone(), key.clone());
-        if let Some(record) = records.get(&id).filter(|record| record.expires > now) {
-            return Ok(Claim::of_record(
-                &record.fingerprint,
-                record.answer.clone(),
+        // A running record is kept past its lease (for `Claim::Expired`)
+        // until its TTL after that.
+        let live = |record: &Record| {
+            record.expires > now || (record.answer.is_none() && record.expires + self.ttl > now)
+        };
+        if let Some(record) = records.get_mut(&id).filter(|record| live(record)) {
+            let claim = Claim::of_record(
+                Rule {
+                    fingerprint: &record.fingerprint,
+                    answered: record.answer.is_some(),
+                    committed: false,
+                    lease_over: record.expires <= now,
+                },
+                || record.answer.clone().unwrap_or_default(),
                 fingerprint,
-            ));
+            );
+            if let Claim::Expired(token) = claim {
+                record.token = token;
+                record.expires = now + self.lease;
+            }
+            return Ok(claim);
         }
         if records.len() >= self.capacity && !records.contains_key(&id) {
-            records.retain(|_, record| record.expires > now);
+            records.retain(|_, record| live(record));
         }
         if records.len() >= self.capacity && !records.contains_key(&id) {
             let oldest = records
@@ -131,23 +151,31 @@ impl MemoryStore {
                 }
             }
         }
+        let token = Token::random();
         records.insert(
             id,
             Record {
                 fingerprint: fingerprint.to_owned(),
                 answer: None,
                 expires: now + self.lease,
+                token,
             },
         );
-        Ok(Claim::Run)
+        Ok(Claim::Run(token))
     }
 
-    /// [`Store::finish`] at `now`.
-    pub(crate) fn finish_at(&self, scope: &Scope, key: &Key, answer: &str, now: Instant) {
-        if let Some(record) = self.lock().get_mut(&(scope.clone(), key.clone())) {
+    /// [`Store::finish`] at `now`: whether the answer was recorded.
+    pub(crate) fn finish_at(&self, claimed: &Claimed, answer: &str, now: Instant) -> bool {
+        let mut records = self.lock();
+        let record = records
+            .get_mut(&(claimed.scope.clone(), claimed.key.clone()))
+            .filter(|record| record.token == claimed.token && record.answer.is_none());
+        if let Some(record) = record {
             record.answer = Some(answer.to_owned());
             record.expires = now + self.ttl;
+            return true;
         }
+        false
     }
 }
 
@@ -162,18 +190,20 @@ impl Store for MemoryStore {
         Box::pin(async move { claimed })
     }
 
-    fn finish<'a>(
-        &'a self,
-        scope: &'a Scope,
-        key: &'a Key,
-        answer: &'a str,
-    ) -> StoreFuture<'a, ()> {
-        self.finish_at(scope, key, answer, Instant::now());
-        Box::pin(async { Ok(()) })
+    fn finish<'a>(&'a self, claimed: &'a Claimed, answer: &'a str) -> StoreFuture<'a, bool> {
+        let recorded = self.finish_at(claimed, answer, Instant::now());
+        Box::pin(async move { Ok(recorded) })
     }
 
-    fn release<'a>(&'a self, scope: &'a Scope, key: &'a Key) -> StoreFuture<'a, ()> {
-        self.lock().remove(&(scope.clone(), key.clone()));
+    fn release<'a>(&'a self, claimed: &'a Claimed) -> StoreFuture<'a, ()> {
+        let mut records = self.lock();
+        let id = (claimed.scope.clone(), claimed.key.clone());
+        if records
+            .get(&id)
+            .is_some_and(|record| record.token == claimed.token && record.answer.is_none())
+        {
+            records.remove(&id);
+        }
         Box::pin(async { Ok(()) })
     }
 }
@@ -186,15 +216,20 @@ mod tests {
         Key::parse(text).unwrap()
     }
 
+    /// The token of a claim that runs, or a panic naming the claim.
+    fn run(claim: Claim) -> Token {
+        match claim {
+            Claim::Run(token) | Claim::Expired(token) => token,
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn claims_replays_conflicts_and_mismatches() {
         let store = MemoryStore::new();
         let scope = Scope::new(None, "add_note");
         let now = Instant::now();
-        assert_eq!(
-            store.claim_at(&scope, &key("k1"), "{}", now).unwrap(),
-            Claim::Run
-        );
+        let token = run(store.claim_at(&scope, &key("k1"), "{}", now).unwrap());
         assert_eq!(
             store.claim_at(&scope, &key("k1"), "{}", now).unwrap(),
             Claim::Running
@@ -205,71 +240,118 @@ mod tests {
                 .unwrap(),
             Claim::Mismatch
         );
-        store.finish_at(&scope, &key("k1"), "answer", now);
+        let claimed = Claimed {
+            scope: scope.clone(),
+            key: key("k1"),
+            token,
+        };
+        assert!(store.finish_at(&claimed, "answer", now));
         assert_eq!(
             store.claim_at(&scope, &key("k1"), "{}", now).unwrap(),
             Claim::Done("answer".into())
         );
+        // Finished once: a second answer is not recorded.
+        assert!(!store.finish_at(&claimed, "another", now));
         // Another principal's key of the same text is another key.
         let other = Scope::new(Some("bob".into()), "add_note");
-        assert_eq!(
+        assert!(matches!(
             store.claim_at(&other, &key("k1"), "{}", now).unwrap(),
-            Claim::Run
-        );
+            Claim::Run(_)
+        ));
     }
 
     #[test]
-    fn leases_ttls_and_capacity() {
+    fn an_expired_lease_passes_the_key_on_and_fences_the_first() {
+        let store = MemoryStore::new()
+            .with_ttl(Duration::from_secs(60))
+            .with_lease(Duration::from_secs(10));
+        let scope = Scope::new(None, "add_note");
+        let now = Instant::now();
+        let first = run(store.claim_at(&scope, &key("a"), "{}", now).unwrap());
+        let later = now + Duration::from_secs(11);
+        // Past the lease, with no answer: another call takes the key over.
+        let Claim::Expired(second) = store.claim_at(&scope, &key("a"), "{}", later).unwrap() else {
+            panic!("not expired");
+        };
+        assert_ne!(first, second);
+        // Within the new lease the key is held again.
+        assert_eq!(
+            store.claim_at(&scope, &key("a"), "{}", later).unwrap(),
+            Claim::Running
+        );
+        // The first call, still alive, can neither answer nor free the key.
+        let stale = Claimed {
+            scope: scope.clone(),
+            key: key("a"),
+            token: first,
+        };
+        assert!(!store.finish_at(&stale, "late", later));
+        drop(store.release(&stale));
+        assert_eq!(
+            store.claim_at(&scope, &key("a"), "{}", later).unwrap(),
+            Claim::Running
+        );
+        let current = Claimed { token: second, ..stale };
+        assert!(store.finish_at(&current, "done", later));
+        assert_eq!(
+            store.claim_at(&scope, &key("a"), "{}", later).unwrap(),
+            Claim::Done("done".into())
+        );
+        // A running record is forgotten a TTL after its lease ran out.
+        let _ = run(store.claim_at(&scope, &key("b"), "{}", now).unwrap());
+        assert!(matches!(
+            store
+                .claim_at(&scope, &key("b"), "{}", now + Duration::from_secs(69))
+                .unwrap(),
+            Claim::Expired(_)
+        ));
+        let _ = run(store.claim_at(&scope, &key("c"), "{}", now).unwrap());
+        assert!(matches!(
+            store
+                .claim_at(&scope, &key("c"), "{}", now + Duration::from_secs(71))
+                .unwrap(),
+            Claim::Run(_)
+        ));
+    }
+
+    #[test]
+    fn ttls_and_capacity() {
         let store = MemoryStore::new()
             .with_capacity(2)
             .with_ttl(Duration::from_secs(60))
             .with_lease(Duration::from_secs(10));
         let scope = Scope::new(None, "add_note");
         let now = Instant::now();
-        // A running call's lease ends: the key may run again.
+        let at = |seconds| now + Duration::from_secs(seconds);
+        let claimed = |name: &str, token| Claimed {
+            scope: scope.clone(),
+            key: key(name),
+            token,
+        };
+        // A finished record is kept for its TTL.
+        let a = run(store.claim_at(&scope, &key("a"), "{}", now).unwrap());
+        assert!(store.finish_at(&claimed("a", a), "done", at(1)));
         assert_eq!(
-            store.claim_at(&scope, &key("a"), "{}", now).unwrap(),
-            Claim::Run
-        );
-        assert_eq!(
-            store
-                .claim_at(&scope, &key("a"), "{}", now + Duration::from_secs(11))
-                .unwrap(),
-            Claim::Run
-        );
-        // A finished one is kept for its TTL.
-        store.finish_at(&scope, &key("a"), "done", now + Duration::from_secs(11));
-        assert_eq!(
-            store
-                .claim_at(&scope, &key("a"), "{}", now + Duration::from_secs(70))
-                .unwrap(),
+            store.claim_at(&scope, &key("a"), "{}", at(60)).unwrap(),
             Claim::Done("done".into())
         );
-        assert_eq!(
-            store
-                .claim_at(&scope, &key("a"), "{}", now + Duration::from_secs(72))
-                .unwrap(),
-            Claim::Run
-        );
+        let a = run(store.claim_at(&scope, &key("a"), "{}", at(62)).unwrap());
         // Full of running calls: refused; a finished one makes room.
-        assert_eq!(
-            store
-                .claim_at(&scope, &key("b"), "{}", now + Duration::from_secs(72))
-                .unwrap(),
-            Claim::Run
-        );
-        assert!(
-            store
-                .claim_at(&scope, &key("c"), "{}", now + Duration::from_secs(72))
-                .is_err()
-        );
-        store.finish_at(&scope, &key("a"), "done", now + Duration::from_secs(72));
-        assert_eq!(
-            store
-                .claim_at(&scope, &key("c"), "{}", now + Duration::from_secs(72))
-                .unwrap(),
-            Claim::Run
-        );
+        let _ = run(store.claim_at(&scope, &key("b"), "{}", at(62)).unwrap());
+        assert!(store.claim_at(&scope, &key("c"), "{}", at(62)).is_err());
+        assert!(store.finish_at(&claimed("a", a), "done", at(62)));
+        let c = run(store.claim_at(&scope, &key("c"), "{}", at(62)).unwrap());
         assert_eq!(store.len(), 2);
+        // A released key runs again; released under another token, not.
+        drop(store.release(&claimed("c", Token::from_raw(c.raw() ^ 1))));
+        assert_eq!(
+            store.claim_at(&scope, &key("c"), "{}", at(62)).unwrap(),
+            Claim::Running
+        );
+        drop(store.release(&claimed("c", c)));
+        assert!(matches!(
+            store.claim_at(&scope, &key("c"), "{}", at(62)).unwrap(),
+            Claim::Run(_)
+        ));
     }
 }

@@ -211,31 +211,119 @@ fn sorted(value: &Value) -> Value {
     }
 }
 
+/// A claim's fencing token: a random number a store gives each call that
+/// takes a key ([`Claim::Run`], [`Claim::Expired`]). The call's answer
+/// ([`Store::finish`]), its freeing ([`Store::release`]) and a write
+/// committed with its record (`SqliteStore::record_in`,
+/// `PostgresStore::record_in`) count only under the key's current token:
+/// once a lease runs out and another call takes the key, the first call
+/// can no longer record anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Token(i64);
+
+impl Token {
+    /// A new token: a random positive number (63 bits, from the standard
+    /// library's randomly keyed hasher).
+    #[must_use]
+    pub fn random() -> Self {
+        use std::hash::{BuildHasher, Hasher};
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+        hasher.write_i64(now_ms());
+        Token(i64::try_from(hasher.finish() >> 1).unwrap_or(i64::MAX))
+    }
+
+    /// The token a store kept as the number `raw` (a column's value).
+    #[must_use]
+    pub const fn from_raw(raw: i64) -> Self {
+        Token(raw)
+    }
+
+    /// The token as a number, for a store's column.
+    #[must_use]
+    pub const fn raw(self) -> i64 {
+        self.0
+    }
+}
+
+/// A call's hold on its key: the key, its scope and the claim's
+/// [`Token`]. The router hands it to the tool
+/// ([`CallContext::claim`](crate::CallContext::claim) over MCP; a request
+/// extension, `axum::Extension<Claimed>`, over HTTP) for a write committed
+/// with the key's record, and gives it back to the store to finish or
+/// release the key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Claimed {
+    /// What the key is unique within.
+    pub scope: Scope,
+    /// The key.
+    pub key: Key,
+    /// The claim's fencing token.
+    pub token: Token,
+}
+
 /// What a store says of a key a call claims.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Claim {
-    /// The key is the call's now: run it, then [`Store::finish`] or
-    /// [`Store::release`].
-    Run,
-    /// A call with the key and the same fingerprint is running.
+    /// The key is the call's now, under this token: run it, then
+    /// [`Store::finish`] or [`Store::release`].
+    Run(Token),
+    /// A call with the key and the same fingerprint is running (within its
+    /// lease).
     Running,
     /// A call with the key and the same fingerprint finished with this
     /// answer (what [`Store::finish`] was given).
     Done(String),
     /// The key was used with other arguments.
     Mismatch,
+    /// A call with the key and the same fingerprint ran out of its lease
+    /// with no answer and no committed write: its server died mid-call, or
+    /// it still runs. It may have taken effect. The key is this call's
+    /// now, under the new token (the other call can no longer record);
+    /// the caller runs it only when the tool is safe to run again, and
+    /// records an answer of unknown outcome otherwise.
+    Expired(Token),
+    /// A call with the key and the same fingerprint committed its write
+    /// with the key's record, and its lease ran out before its answer was
+    /// stored (its server died between the two): it ran once, and its
+    /// answer is lost.
+    Committed,
+}
+
+/// A key's record as a store holds it, for [`Claim::of_record`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record<'a> {
+    /// The fingerprint of the call that claimed the key.
+    pub fingerprint: &'a str,
+    /// Whether its answer is stored (the call finished).
+    pub answered: bool,
+    /// Whether a write committed with the record (`record_in`).
+    pub committed: bool,
+    /// Whether the record's lease has run out (a running call's; a
+    /// finished record past its TTL is gone before this is asked).
+    pub lease_over: bool,
 }
 
 impl Claim {
-    /// What a live record of the key says to a call with `fingerprint`:
-    /// the record's `stored` fingerprint and, once its call finished, its
-    /// `answer`. The one rule every store applies.
+    /// What a live `record` of the key says to a call with `fingerprint`,
+    /// the answer (`answer`, read when the record has one) aside: the one
+    /// rule every store applies. [`Claim::Expired`] carries a new token,
+    /// which the store keeps as the record's, with a new lease, before it
+    /// answers.
     #[must_use]
-    pub fn of_record(stored: &str, answer: Option<String>, fingerprint: &str) -> Self {
-        if stored != fingerprint {
+    pub fn of_record(record: Record<'_>, answer: impl FnOnce() -> String, fingerprint: &str) -> Self {
+        if record.fingerprint != fingerprint {
             Claim::Mismatch
+        } else if record.answered {
+            Claim::Done(answer())
+        } else if !record.lease_over {
+            Claim::Running
+        } else if record.committed {
+            Claim::Committed
         } else {
-            answer.map_or(Claim::Running, Claim::Done)
+            Claim::Expired(Token::random())
         }
     }
 }
@@ -248,39 +336,79 @@ pub const DEFAULT_TTL: std::time::Duration = std::time::Duration::from_secs(24 *
 /// call not finished by then is taken to have died with its task).
 pub const DEFAULT_LEASE: std::time::Duration = std::time::Duration::from_secs(600);
 
-/// A store's failure (its database's error, a full store).
+/// A store's failure (its database's error, a full store), or a write
+/// refused its commit because the call's claim has passed to another
+/// ([`StoreError::is_superseded`]).
+///
+/// A tool that commits its write with its key's record returns it with
+/// `?` before it commits, so its transaction rolls back; as an
+/// [`ErrorEnvelope`] it is `TRANSIENT`, code `IDEMPOTENCY_STORE_FAILED`,
+/// or, superseded, `CONFLICT`, code `IDEMPOTENCY_KEY_SUPERSEDED`; effect
+/// `nothing` either way.
 #[derive(Debug)]
-pub struct StoreError(Box<dyn std::error::Error + Send + Sync>);
+pub struct StoreError {
+    source: Option<Box<dyn std::error::Error + Send + Sync>>,
+}
 
 impl StoreError {
     /// A store failure caused by `error`.
     #[must_use]
     pub fn new(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> Self {
-        StoreError(error.into())
+        StoreError {
+            source: Some(error.into()),
+        }
+    }
+
+    /// The refusal of a write whose call's claim has passed to another
+    /// call (its lease ran out): the write must not commit.
+    #[must_use]
+    pub fn superseded() -> Self {
+        StoreError { source: None }
+    }
+
+    /// Whether this is [`StoreError::superseded`]'s refusal.
+    #[must_use]
+    pub fn is_superseded(&self) -> bool {
+        self.source.is_none()
     }
 }
 
 impl fmt::Display for StoreError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the idempotency store failed: {}", self.0)
+        match &self.source {
+            Some(source) => write!(f, "the idempotency store failed: {source}"),
+            None => f.write_str(
+                "the call's idempotency key passed to a newer call after its lease ran out; its write must not commit",
+            ),
+        }
     }
 }
 
 impl std::error::Error for StoreError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&*self.0)
+        self.source
+            .as_deref()
+            .map(|source| source as &(dyn std::error::Error + 'static))
+    }
+}
+
+impl From<StoreError> for ErrorEnvelope {
+    fn from(error: StoreError) -> Self {
+        if error.is_superseded() {
+            key_superseded()
+        } else {
+            store_failed()
+        }
     }
 }
 
 /// `wait` in whole milliseconds, saturating: a store's column of times.
-#[allow(dead_code)] // the stores of features `rusqlite` and `postgres`
 fn millis(wait: std::time::Duration) -> i64 {
     i64::try_from(wait.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// Now, in Unix epoch milliseconds (0 before 1970): the clock of the
 /// stores that outlive a process.
-#[allow(dead_code)] // the stores of features `rusqlite` and `postgres`
 fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -303,13 +431,15 @@ pub trait Store: Send + Sync {
         fingerprint: &'a str,
     ) -> StoreFuture<'a, Claim>;
 
-    /// Records the answer of the call that claimed `key` (the MCP result,
-    /// as JSON), for its repeats.
-    fn finish<'a>(&'a self, scope: &'a Scope, key: &'a Key, answer: &'a str)
-    -> StoreFuture<'a, ()>;
+    /// Records the answer of the call holding `claimed` (the MCP result,
+    /// as JSON), for its repeats: `true`, or `false` when the key has
+    /// passed to another claim (fenced: nothing is recorded).
+    fn finish<'a>(&'a self, claimed: &'a Claimed, answer: &'a str) -> StoreFuture<'a, bool>;
 
-    /// Frees `key` (the call changed nothing: a repeat runs it again).
-    fn release<'a>(&'a self, scope: &'a Scope, key: &'a Key) -> StoreFuture<'a, ()>;
+    /// Frees the key of `claimed` (the call changed nothing: a repeat runs
+    /// it again), unless it has passed to another claim or a write was
+    /// committed with its record.
+    fn release<'a>(&'a self, claimed: &'a Claimed) -> StoreFuture<'a, ()>;
 }
 
 /// The answer to a key that is not 1 to [`MAX_KEY_CHARS`] visible ASCII
@@ -429,8 +559,62 @@ pub(crate) fn handler_panicked() -> ErrorEnvelope {
     .with_code("IDEMPOTENCY_HANDLER_FAILED")
 }
 
-/// The answer when the store fails before the call runs.
+/// The answer to a write whose call's key passed to a newer call after
+/// its lease ran out: its transaction rolls back.
+fn key_superseded() -> ErrorEnvelope {
+    ErrorEnvelope::new(
+        ErrorClass::Conflict,
+        "this call ran past its idempotency key's lease and a newer call with the key took it over; its write was not committed",
+    )
+    .with_code("IDEMPOTENCY_KEY_SUPERSEDED")
+    .with_effect(crate::model::effect::Effect::Nothing)
+    .with_next_step("do not send this call again: the newer call with the same key answers for it")
+}
+
+/// The answer to a repeat whose first call ran out of its lease with no
+/// answer and no write committed with its key (its server died mid-call):
+/// it may have taken effect, and it is not run again. `check` is the tool
+/// that tells whether it did, when the server named one.
 #[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
+pub(crate) fn outcome_unknown(check: Option<&str>) -> ErrorEnvelope {
+    let envelope = ErrorEnvelope::new(
+        ErrorClass::Internal,
+        "the server stopped while it ran the call with this idempotency key; whether it took effect is unknown",
+    )
+    .with_code("IDEMPOTENCY_OUTCOME_UNKNOWN")
+    .with_effect(crate::model::effect::Effect::Unknown);
+    match check {
+        Some(tool) => envelope.with_suggested_tool(tool).with_next_step(format!(
+            "do not send this call again; call {} to see whether it took effect",
+            Value::from(tool)
+        )),
+        None => envelope.with_next_step(
+            "do not send this call again; tell the user it may have taken effect",
+        ),
+    }
+}
+
+/// The answer to a repeat whose first call committed its write with its
+/// key's record, and whose answer was lost when its server stopped: it
+/// ran once. `check` as for [`outcome_unknown`].
+#[cfg_attr(not(any(feature = "rmcp", feature = "axum")), allow(dead_code))]
+pub(crate) fn answer_lost(check: Option<&str>) -> ErrorEnvelope {
+    let envelope = ErrorEnvelope::new(
+        ErrorClass::Conflict,
+        "the call with this idempotency key ran once and its write committed; its answer was lost when the server stopped",
+    )
+    .with_code("IDEMPOTENCY_ANSWER_LOST");
+    match check {
+        Some(tool) => envelope.with_suggested_tool(tool).with_next_step(format!(
+            "do not send this call again; call {} to read what it wrote",
+            Value::from(tool)
+        )),
+        None => envelope.with_next_step("do not send this call again: it took effect once"),
+    }
+}
+
+/// The answer when the store fails before the call runs (or before a
+/// write committed with the key's record commits).
 pub(crate) fn store_failed() -> ErrorEnvelope {
     ErrorEnvelope::new(
         ErrorClass::Transient,

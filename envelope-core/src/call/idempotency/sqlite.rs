@@ -8,7 +8,8 @@ use std::time::Duration;
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
-    Claim, DEFAULT_LEASE, DEFAULT_TTL, Key, Scope, Store, StoreError, StoreFuture, millis, now_ms,
+    Claim, Claimed, DEFAULT_LEASE, DEFAULT_TTL, Key, Record, Scope, Store, StoreError, StoreFuture,
+    Token, millis, now_ms,
 };
 
 /// The table, created by [`SqliteStore::new`] when it is missing:
@@ -19,7 +20,9 @@ use super::{
 ///     key TEXT NOT NULL,
 ///     fingerprint TEXT NOT NULL,    -- the arguments, canonical JSON
 ///     answer TEXT,                  -- NULL while the call runs
-///     expires_at_ms INTEGER NOT NULL,
+///     expires_at_ms INTEGER NOT NULL,  -- the lease's end, then the TTL's
+///     token INTEGER NOT NULL,       -- the claim's fencing token
+///     committed INTEGER NOT NULL DEFAULT 0,  -- 1: a write committed with it
 ///     PRIMARY KEY (scope, key)
 /// ) WITHOUT ROWID;
 /// ```
@@ -29,6 +32,8 @@ pub const SQLITE_SCHEMA: &str = "CREATE TABLE IF NOT EXISTS envelope_idempotency
     fingerprint TEXT NOT NULL,
     answer TEXT,
     expires_at_ms INTEGER NOT NULL,
+    token INTEGER NOT NULL,
+    committed INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (scope, key)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS envelope_idempotency_expiry ON envelope_idempotency (expires_at_ms);";
@@ -37,7 +42,12 @@ CREATE INDEX IF NOT EXISTS envelope_idempotency_expiry ON envelope_idempotency (
 /// outlive the server's process, so a call repeated after a restart still
 /// gets its stored answer. The table is [`SQLITE_SCHEMA`]; every claim first
 /// deletes the records that expired (a finished one after its TTL, default
-/// 24 hours; a running one after its lease, default 10 minutes).
+/// 24 hours; a running one a TTL after its lease, default 10 minutes, ran
+/// out: until then a repeat is told [`Claim::Expired`]).
+///
+/// A tool whose write is in the same database makes the call exactly once
+/// across a crash with [`SqliteStore::record_in`]: the write and the key's
+/// record commit together or not at all.
 ///
 /// Each method runs one short transaction (`BEGIN IMMEDIATE`, so two
 /// claims of one key, from two connections or processes, are serialized
@@ -115,29 +125,51 @@ impl SqliteStore {
             .map_err(StoreError::new)?;
         transaction
             .execute(
-                "DELETE FROM envelope_idempotency WHERE expires_at_ms <= ?1",
-                params![now_ms],
+                "DELETE FROM envelope_idempotency WHERE expires_at_ms <= ?1 AND (answer IS NOT NULL OR expires_at_ms <= ?2)",
+                params![now_ms, now_ms.saturating_sub(millis(self.ttl))],
             )
             .map_err(StoreError::new)?;
         let scope = scope.to_key_string();
-        let found: Option<(String, Option<String>)> = transaction
+        let found: Option<(String, Option<String>, bool, i64)> = transaction
             .query_row(
-                "SELECT fingerprint, answer FROM envelope_idempotency WHERE scope = ?1 AND key = ?2",
+                "SELECT fingerprint, answer, committed, expires_at_ms FROM envelope_idempotency WHERE scope = ?1 AND key = ?2",
                 params![scope, key.as_str()],
-                |row| Ok((row.get(0)?, row.get(1)?)),
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
             )
             .optional()
             .map_err(StoreError::new)?;
+        let lease_ends = now_ms.saturating_add(millis(self.lease));
         let claim = match found {
-            Some((stored, answer)) => Claim::of_record(&stored, answer, fingerprint),
+            Some((stored, answer, committed, expires_at_ms)) => {
+                let claim = Claim::of_record(
+                    Record {
+                        fingerprint: &stored,
+                        answered: answer.is_some(),
+                        committed,
+                        lease_over: expires_at_ms <= now_ms,
+                    },
+                    || answer.clone().unwrap_or_default(),
+                    fingerprint,
+                );
+                if let Claim::Expired(token) = claim {
+                    transaction
+                        .execute(
+                            "UPDATE envelope_idempotency SET token = ?3, expires_at_ms = ?4 WHERE scope = ?1 AND key = ?2",
+                            params![scope, key.as_str(), token.raw(), lease_ends],
+                        )
+                        .map_err(StoreError::new)?;
+                }
+                claim
+            }
             None => {
+                let token = Token::random();
                 transaction
                     .execute(
-                        "INSERT INTO envelope_idempotency (scope, key, fingerprint, answer, expires_at_ms) VALUES (?1, ?2, ?3, NULL, ?4)",
-                        params![scope, key.as_str(), fingerprint, now_ms.saturating_add(millis(self.lease))],
+                        "INSERT INTO envelope_idempotency (scope, key, fingerprint, answer, expires_at_ms, token) VALUES (?1, ?2, ?3, NULL, ?4, ?5)",
+                        params![scope, key.as_str(), fingerprint, lease_ends, token.raw()],
                     )
                     .map_err(StoreError::new)?;
-                Claim::Run
+                Claim::Run(token)
             }
         };
         transaction.commit().map_err(StoreError::new)?;
@@ -147,28 +179,74 @@ impl SqliteStore {
     /// [`Store::finish`] at `now_ms`.
     pub(crate) fn finish_at(
         &self,
-        scope: &Scope,
-        key: &Key,
+        claimed: &Claimed,
         answer: &str,
         now_ms: i64,
-    ) -> Result<(), StoreError> {
+    ) -> Result<bool, StoreError> {
+        let updated = self
+            .lock()
+            .execute(
+                "UPDATE envelope_idempotency SET answer = ?4, expires_at_ms = ?5 WHERE scope = ?1 AND key = ?2 AND token = ?3 AND answer IS NULL",
+                params![
+                    claimed.scope.to_key_string(),
+                    claimed.key.as_str(),
+                    claimed.token.raw(),
+                    answer,
+                    now_ms.saturating_add(millis(self.ttl))
+                ],
+            )
+            .map_err(StoreError::new)?;
+        Ok(updated == 1)
+    }
+
+    fn release_now(&self, claimed: &Claimed) -> Result<(), StoreError> {
         self.lock()
             .execute(
-                "UPDATE envelope_idempotency SET answer = ?3, expires_at_ms = ?4 WHERE scope = ?1 AND key = ?2",
-                params![scope.to_key_string(), key.as_str(), answer, now_ms.saturating_add(millis(self.ttl))],
+                "DELETE FROM envelope_idempotency WHERE scope = ?1 AND key = ?2 AND token = ?3 AND answer IS NULL AND committed = 0",
+                params![claimed.scope.to_key_string(), claimed.key.as_str(), claimed.token.raw()],
             )
             .map_err(StoreError::new)?;
         Ok(())
     }
 
-    fn release_now(&self, scope: &Scope, key: &Key) -> Result<(), StoreError> {
-        self.lock()
+    /// Marks the key of `claimed` as written, on `connection` inside the
+    /// tool's own transaction, just before the tool commits: the write and
+    /// the key's record then commit together or not at all, so a server
+    /// that dies at any instant leaves either both (a repeat gets the
+    /// stored answer, or [`Claim::Committed`] when the answer itself was
+    /// lost) or neither (a repeat runs the call, once the lease is over).
+    /// The table must be in the database `connection` writes to.
+    ///
+    /// `claimed` is the call's [`Claimed`]
+    /// ([`CallContext::claim`](crate::CallContext::claim), or the request's
+    /// `Extension<Claimed>` over HTTP); `None` (a call without a key) does
+    /// nothing, so one tool serves keyed and unkeyed calls.
+    ///
+    /// In the tool: open the transaction, write, call `record_in` with the
+    /// transaction, commit (the guide's `exactly_once` chapter shows it
+    /// whole).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::superseded`] when the call's lease ran out and another
+    /// call took the key (its record is not this claim's any more): return
+    /// it before committing, so the write rolls back. SQLite's error when
+    /// the update fails.
+    pub fn record_in(connection: &Connection, claimed: Option<&Claimed>) -> Result<(), StoreError> {
+        let Some(claimed) = claimed else {
+            return Ok(());
+        };
+        let updated = connection
             .execute(
-                "DELETE FROM envelope_idempotency WHERE scope = ?1 AND key = ?2",
-                params![scope.to_key_string(), key.as_str()],
+                "UPDATE envelope_idempotency SET committed = 1 WHERE scope = ?1 AND key = ?2 AND token = ?3 AND answer IS NULL",
+                params![claimed.scope.to_key_string(), claimed.key.as_str(), claimed.token.raw()],
             )
             .map_err(StoreError::new)?;
-        Ok(())
+        if updated == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::superseded())
+        }
     }
 }
 
@@ -183,18 +261,13 @@ impl Store for SqliteStore {
         Box::pin(async move { claimed })
     }
 
-    fn finish<'a>(
-        &'a self,
-        scope: &'a Scope,
-        key: &'a Key,
-        answer: &'a str,
-    ) -> StoreFuture<'a, ()> {
-        let finished = self.finish_at(scope, key, answer, now_ms());
+    fn finish<'a>(&'a self, claimed: &'a Claimed, answer: &'a str) -> StoreFuture<'a, bool> {
+        let finished = self.finish_at(claimed, answer, now_ms());
         Box::pin(async move { finished })
     }
 
-    fn release<'a>(&'a self, scope: &'a Scope, key: &'a Key) -> StoreFuture<'a, ()> {
-        let released = self.release_now(scope, key);
+    fn release<'a>(&'a self, claimed: &'a Claimed) -> StoreFuture<'a, ()> {
+        let released = self.release_now(claimed);
         Box::pin(async move { released })
     }
 }
@@ -203,25 +276,42 @@ impl Store for SqliteStore {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_restart_keeps_the_answer() {
-        let dir = std::env::temp_dir().join(format!("envelope-idempotency-{}", std::process::id()));
+    fn temp_db(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!(
+            "envelope-idempotency-{name}-{}",
+            std::process::id()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("keys.db");
         let _ = std::fs::remove_file(&path);
+        (dir, path)
+    }
+
+    fn token(claim: Claim) -> Token {
+        match claim {
+            Claim::Run(token) | Claim::Expired(token) => token,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_restart_keeps_the_answer() {
+        let (dir, path) = temp_db("restart");
         let scope = Scope::new(None, "add_note");
         let key = Key::parse("k-1").unwrap();
         {
             let store = SqliteStore::open(&path).unwrap();
-            assert_eq!(
-                store.claim_at(&scope, &key, "{}", 1_000).unwrap(),
-                Claim::Run
-            );
+            let token = token(store.claim_at(&scope, &key, "{}", 1_000).unwrap());
             assert_eq!(
                 store.claim_at(&scope, &key, "{}", 1_001).unwrap(),
                 Claim::Running
             );
-            store.finish_at(&scope, &key, "the answer", 1_002).unwrap();
+            let claimed = Claimed {
+                scope: scope.clone(),
+                key: key.clone(),
+                token,
+            };
+            assert!(store.finish_at(&claimed, "the answer", 1_002).unwrap());
         }
         // Another process's connection, after the first closed.
         let store = SqliteStore::open(&path).unwrap();
@@ -235,15 +325,84 @@ mod tests {
         );
         // Past the TTL (24 h), the key is free.
         let later = 1_002 + 24 * 3_600_000 + 1;
-        assert_eq!(
-            store.claim_at(&scope, &key, "{}", later).unwrap(),
-            Claim::Run
-        );
-        store.release_now(&scope, &key).unwrap();
-        assert_eq!(
+        let again = token(store.claim_at(&scope, &key, "{}", later).unwrap());
+        store
+            .release_now(&Claimed {
+                scope: scope.clone(),
+                key: key.clone(),
+                token: again,
+            })
+            .unwrap();
+        assert!(matches!(
             store.claim_at(&scope, &key, "{\"a\":1}", later).unwrap(),
-            Claim::Run
+            Claim::Run(_)
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A tool's write and the key's record in one transaction, on the
+    /// tool's own connection: a crash before the commit leaves neither; a
+    /// claim that passed to another call cannot commit.
+    #[test]
+    fn the_record_commits_with_the_write() {
+        let (dir, path) = temp_db("record-in");
+        let store = SqliteStore::open(&path).unwrap().with_lease(Duration::from_millis(10));
+        let mut tool = Connection::open(&path).unwrap();
+        tool.execute_batch("CREATE TABLE notes (text TEXT)").unwrap();
+        let scope = Scope::new(None, "add_note");
+        let key = Key::parse("k-1").unwrap();
+        let first = Claimed {
+            scope: scope.clone(),
+            key: key.clone(),
+            token: token(store.claim_at(&scope, &key, "{}", 1_000).unwrap()),
+        };
+        // The server dies inside the transaction: nothing is left but the
+        // claim, whose lease runs out; the repeat takes the key over.
+        {
+            let transaction = tool.transaction().unwrap();
+            transaction.execute("INSERT INTO notes VALUES ('a')", []).unwrap();
+            SqliteStore::record_in(&transaction, Some(&first)).unwrap();
+            // Dropped: rolled back.
+        }
+        let second = Claimed {
+            token: token(store.claim_at(&scope, &key, "{}", 1_011).unwrap()),
+            ..first.clone()
+        };
+        // The first call, still alive, is fenced off: its write rolls back.
+        {
+            let transaction = tool.transaction().unwrap();
+            transaction.execute("INSERT INTO notes VALUES ('a')", []).unwrap();
+            let refused = SqliteStore::record_in(&transaction, Some(&first)).unwrap_err();
+            assert!(refused.is_superseded());
+            assert_eq!(
+                crate::ErrorEnvelope::from(refused).code.as_deref(),
+                Some("IDEMPOTENCY_KEY_SUPERSEDED")
+            );
+        }
+        // The repeat commits, then dies before its answer is stored.
+        let transaction = tool.transaction().unwrap();
+        transaction.execute("INSERT INTO notes VALUES ('a')", []).unwrap();
+        SqliteStore::record_in(&transaction, Some(&second)).unwrap();
+        transaction.commit().unwrap();
+        // Within its lease the holder may still answer; after it, the key
+        // says it ran, and nothing frees it.
+        assert_eq!(
+            store.claim_at(&scope, &key, "{}", 1_015).unwrap(),
+            Claim::Running
         );
+        store.release_now(&second).unwrap();
+        assert_eq!(
+            store.claim_at(&scope, &key, "{}", 1_030).unwrap(),
+            Claim::Committed
+        );
+        let rows: i64 = tool
+            .query_row("SELECT count(*) FROM notes", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(rows, 1);
+        // A call without a key records nothing and is not refused.
+        SqliteStore::record_in(&tool, None).unwrap();
+        drop(tool);
+        drop(store);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -14,7 +14,7 @@ use http::StatusCode;
 use serde_json::Value;
 
 use super::{Failure, Rejection};
-use crate::call::idempotency::{self, Claim, Key, KeyRule, Scope, Store};
+use crate::call::idempotency::{self, Claim, Claimed, Key, KeyRule, Scope, Store};
 use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
 
@@ -52,6 +52,8 @@ pub type HttpPrincipal = dyn Fn(&Parts) -> Option<String> + Send + Sync;
 pub struct Keys {
     store: Arc<dyn Store>,
     rule: KeyRule,
+    rerun: bool,
+    check: Option<String>,
     principal: Option<Arc<HttpPrincipal>>,
 }
 
@@ -59,6 +61,8 @@ impl fmt::Debug for Keys {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Keys")
             .field("rule", &self.rule)
+            .field("rerun", &self.rerun)
+            .field("check", &self.check)
             .field("principal", &self.principal.is_some())
             .finish_non_exhaustive()
     }
@@ -71,6 +75,8 @@ impl Keys {
         Keys {
             store: Arc::new(store),
             rule: KeyRule::Required,
+            rerun: false,
+            check: None,
             principal: None,
         }
     }
@@ -82,6 +88,31 @@ impl Keys {
             rule: KeyRule::Optional,
             ..Keys::required(store)
         }
+    }
+
+    /// The routes may run again when a repeat finds the first request's
+    /// lease run out with no response: their handlers commit their write
+    /// with the key's record (`SqliteStore::record_in`,
+    /// `PostgresStore::record_in`, given the request's
+    /// `Extension<Claimed>`), so a first request that left no record wrote
+    /// nothing; or running them twice is harmless. Without it, such a
+    /// repeat of a `POST` or `PATCH` gets `500`, code
+    /// `IDEMPOTENCY_OUTCOME_UNKNOWN` (the methods HTTP calls idempotent,
+    /// `PUT` and `DELETE`, run again).
+    #[must_use]
+    pub fn rerun_after_lease(mut self) -> Self {
+        self.rerun = true;
+        self
+    }
+
+    /// `check` is the tool or route that tells whether a request took
+    /// effect: the suggested tool of the answer to a repeat whose first
+    /// request's outcome is unknown, or whose response was lost after its
+    /// write committed (`IDEMPOTENCY_ANSWER_LOST`).
+    #[must_use]
+    pub fn check_with(mut self, check: impl Into<String>) -> Self {
+        self.check = Some(check.into());
+        self
     }
 
     /// Scopes keys by who made the request, as `principal` names them
@@ -149,27 +180,18 @@ pub async fn keyed(State(keys): State<Keys>, request: Request, next: Next) -> Re
     let principal = keys.principal.as_ref().and_then(|principal| principal(&parts));
     let scope = Scope::new(principal, format!("{} {route}", parts.method));
     let fingerprint = fingerprint(parts.uri.path(), parts.uri.query(), &bytes);
+    let idempotent = matches!(parts.method, http::Method::PUT | http::Method::DELETE);
+    let check = keys.check.as_deref();
     let mut response = match keys.store.claim(&scope, &key, &fingerprint).await {
-        Ok(Claim::Run) => {
-            // On a task of its own: a client that hangs up mid-answer
-            // (hyper then drops this future) does not cut the handler
-            // short, so its response is still stored for the repeat.
-            let request = Request::from_parts(parts, Body::from(bytes));
-            let (keys_again, scope_again, key_again) = (keys.clone(), scope.clone(), key.clone());
-            let run = tokio::spawn(async move {
-                let response = next.run(request).await;
-                settle(&keys, &scope, &key, response).await
-            });
-            match run.await {
-                Ok(response) => response,
-                // The handler panicked, maybe after its write: that answer
-                // is the key's, now and for every repeat.
-                Err(_) => {
-                    let response = idempotency::handler_panicked().into_response();
-                    settle(&keys_again, &scope_again, &key_again, response).await
-                }
-            }
+        Ok(Claim::Run(token)) => run(keys.clone(), Claimed { scope, key, token }, parts, bytes, next).await,
+        Ok(Claim::Expired(token)) if keys.rerun || idempotent => {
+            run(keys.clone(), Claimed { scope, key, token }, parts, bytes, next).await
         }
+        Ok(Claim::Expired(token)) => {
+            let response = idempotency::outcome_unknown(check).into_response();
+            settle(&keys, &Claimed { scope, key, token }, response).await
+        }
+        Ok(Claim::Committed) => idempotency::answer_lost(check).into_response(),
         Ok(Claim::Running) => idempotency::key_in_use().into_response(),
         Ok(Claim::Mismatch) => {
             Rejection::with_status(idempotency::key_reused(), StatusCode::UNPROCESSABLE_ENTITY)
@@ -183,6 +205,30 @@ pub async fn keyed(State(keys): State<Keys>, request: Request, next: Next) -> Re
     };
     response.extensions_mut().insert(KeyedRequest);
     response
+}
+
+/// Runs the first request of a key, whose claim is `claimed`, on a task
+/// of its own: a client that hangs up mid-answer (hyper then drops this
+/// future) does not cut the handler short, so its response is still
+/// stored for the repeat. The handler finds `claimed` among the request's
+/// extensions.
+async fn run(keys: Keys, claimed: Claimed, parts: Parts, bytes: Bytes, next: Next) -> Response {
+    let mut request = Request::from_parts(parts, Body::from(bytes));
+    request.extensions_mut().insert(claimed.clone());
+    let (keys_again, claimed_again) = (keys.clone(), claimed.clone());
+    let run = tokio::spawn(async move {
+        let response = next.run(request).await;
+        settle(&keys, &claimed, response).await
+    });
+    match run.await {
+        Ok(response) => response,
+        // The handler panicked, maybe after its write: that answer is the
+        // key's, now and for every repeat.
+        Err(_) => {
+            let response = idempotency::handler_panicked().into_response();
+            settle(&keys_again, &claimed_again, response).await
+        }
+    }
 }
 
 /// A header value as a key: a structured-field string (`"abc"`, RFC 8941)
@@ -237,7 +283,7 @@ fn unhex(hex: &str) -> Option<Vec<u8>> {
 /// that may be larger than [`MAX_KEYED_BODY`] (a stream, whose length is
 /// not known, or a long one) is sent as it is, and the key's repeats get
 /// `409` `IDEMPOTENCY_ANSWER_NOT_KEPT`: it ran once.
-async fn settle(keys: &Keys, scope: &Scope, key: &Key, response: Response) -> Response {
+async fn settle(keys: &Keys, claimed: &Claimed, response: Response) -> Response {
     use http_body::Body as _;
     let (parts, body) = response.into_parts();
     let changed_nothing = parts.status.as_u16() >= 400
@@ -246,7 +292,7 @@ async fn settle(keys: &Keys, scope: &Scope, key: &Key, response: Response) -> Re
             .get::<Failure>()
             .is_some_and(|failure| failure.envelope.effect == Effect::Nothing);
     if changed_nothing {
-        let _ = keys.store.release(scope, key).await;
+        let _ = keys.store.release(claimed).await;
         return Response::from_parts(parts, body);
     }
     let fits = body
@@ -254,15 +300,15 @@ async fn settle(keys: &Keys, scope: &Scope, key: &Key, response: Response) -> Re
         .upper()
         .is_some_and(|upper| upper <= MAX_KEYED_BODY as u64);
     if !fits {
-        let _ = keys.store.finish(scope, key, &stored_not_kept()).await;
+        let _ = keys.store.finish(claimed, &stored_not_kept()).await;
         return Response::from_parts(parts, body);
     }
     let Ok(bytes) = axum::body::to_bytes(body, MAX_KEYED_BODY).await else {
         // A body that failed while it was read has failed the client too.
-        let _ = keys.store.release(scope, key).await;
+        let _ = keys.store.release(claimed).await;
         return Response::from_parts(parts, Body::empty());
     };
-    let _ = keys.store.finish(scope, key, &stored(&parts, &bytes)).await;
+    let _ = keys.store.finish(claimed, &stored(&parts, &bytes)).await;
     Response::from_parts(parts, Body::from(bytes))
 }
 

@@ -1,7 +1,7 @@
 //! Keyed tool calls through the [`Router`](super::Router): which tools
 //! take idempotency keys, and the store of their answers.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -10,7 +10,7 @@ use ::rmcp::model::{CallToolResponse, CallToolResult, ErrorCode, MetaObject, Too
 use ::rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use crate::call::idempotency::{self, Claim, Key, KeyRule, Scope, Store};
+use crate::call::idempotency::{self, Claim, Claimed, Key, KeyRule, Scope, Store};
 use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
 
@@ -31,10 +31,21 @@ pub type Principal = dyn Fn(&RequestContext<RoleServer>) -> Option<String> + Sen
 /// The router lists each such tool with `_meta.idempotency` (`"required"`
 /// or `"optional"`), which a host reads to send keys
 /// ([`host::call_tool`](crate::host) mints one per logical call).
+///
+/// A call whose server died mid-call holds its key for the store's lease.
+/// A repeat after the lease ran out runs the call again only when that is
+/// safe: the tool commits its write with its key's record
+/// ([`Idempotency::rerun_after_lease`]) or is declared idempotent
+/// (`idempotentHint`). Any other tool's repeat is answered `INTERNAL`,
+/// code `IDEMPOTENCY_OUTCOME_UNKNOWN`, effect `unknown`, naming the tool
+/// that tells what happened ([`Idempotency::check_with`]), then and on
+/// every later repeat.
 #[derive(Clone)]
 pub struct Idempotency {
     store: Arc<dyn Store>,
     tools: HashMap<String, KeyRule>,
+    reruns: HashSet<String>,
+    checks: HashMap<String, String>,
     principal: Option<Arc<Principal>>,
 }
 
@@ -42,6 +53,8 @@ impl fmt::Debug for Idempotency {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Idempotency")
             .field("tools", &self.tools)
+            .field("reruns", &self.reruns)
+            .field("checks", &self.checks)
             .field("principal", &self.principal.is_some())
             .finish_non_exhaustive()
     }
@@ -54,6 +67,8 @@ impl Idempotency {
         Idempotency {
             store: Arc::new(store),
             tools: HashMap::new(),
+            reruns: HashSet::new(),
+            checks: HashMap::new(),
             principal: None,
         }
     }
@@ -70,6 +85,29 @@ impl Idempotency {
     #[must_use]
     pub fn allow(mut self, tool: impl Into<String>) -> Self {
         self.tools.insert(tool.into(), KeyRule::Optional);
+        self
+    }
+
+    /// `tool` may run again when a repeat finds its first call's lease run
+    /// out with no answer: its write commits with its key's record
+    /// (`SqliteStore::record_in`, `PostgresStore::record_in`, given
+    /// [`CallContext::claim`](crate::CallContext::claim)), so a first call
+    /// that left no record wrote nothing; or running it twice is harmless.
+    /// Without it (and without `idempotentHint`), such a repeat is told
+    /// the outcome is unknown.
+    #[must_use]
+    pub fn rerun_after_lease(mut self, tool: impl Into<String>) -> Self {
+        self.reruns.insert(tool.into());
+        self
+    }
+
+    /// `check` is the tool that tells whether a call of `tool` took effect:
+    /// the suggested tool of the answer to a repeat whose first call's
+    /// outcome is unknown (`IDEMPOTENCY_OUTCOME_UNKNOWN`) or whose answer
+    /// was lost after its write committed (`IDEMPOTENCY_ANSWER_LOST`).
+    #[must_use]
+    pub fn check_with(mut self, tool: impl Into<String>, check: impl Into<String>) -> Self {
+        self.checks.insert(tool.into(), check.into());
         self
     }
 
@@ -111,17 +149,21 @@ pub(super) enum Keyed {
     /// Answer with the stored answer of the key's first call: a result, or
     /// the JSON-RPC error it failed with.
     Replay(Result<CallToolResult, ErrorData>),
-    /// Run the call, keyed, and then [`Keyed::settle`] it.
-    Run { scope: Scope, key: Key },
+    /// Run the call, keyed, and then [`Idempotency::settle`] it.
+    Run(Claimed),
+    /// Answer with this failure, and keep it as the key's answer (a first
+    /// call of unknown outcome): it does not run.
+    Answer(Claimed, ErrorEnvelope),
 }
 
 impl Idempotency {
-    /// What to do with a call of `tool` (whose rule is `rule`) carrying
-    /// `arguments`, by what the store says of its key.
+    /// What to do with a call of `tool` (whose rule is `rule`, declared
+    /// idempotent or not) carrying `arguments`, by what the store says of
+    /// its key.
     pub(super) async fn begin(
         &self,
         tool: &str,
-        rule: KeyRule,
+        (rule, idempotent): (KeyRule, bool),
         request: &RequestContext<RoleServer>,
         arguments: Option<&serde_json::Map<String, Value>>,
     ) -> Keyed {
@@ -138,8 +180,17 @@ impl Idempotency {
         let scope = Scope::new(principal, tool);
         let arguments = arguments.cloned().map_or(Value::Object(serde_json::Map::new()), Value::Object);
         let fingerprint = idempotency::fingerprint(&arguments);
+        let check = self.checks.get(tool).map(String::as_str);
         match self.store.claim(&scope, &key, &fingerprint).await {
-            Ok(Claim::Run) => Keyed::Run { scope, key },
+            Ok(Claim::Run(token)) => Keyed::Run(Claimed { scope, key, token }),
+            Ok(Claim::Expired(token)) if idempotent || self.reruns.contains(tool) => {
+                Keyed::Run(Claimed { scope, key, token })
+            }
+            Ok(Claim::Expired(token)) => Keyed::Answer(
+                Claimed { scope, key, token },
+                idempotency::outcome_unknown(check),
+            ),
+            Ok(Claim::Committed) => Keyed::Refuse(idempotency::answer_lost(check)),
             Ok(Claim::Running) => Keyed::Refuse(idempotency::key_in_use()),
             Ok(Claim::Mismatch) => Keyed::Refuse(idempotency::key_reused()),
             Ok(Claim::Done(answer)) => match serde_json::from_str::<Stored>(&answer) {
@@ -159,8 +210,7 @@ impl Idempotency {
     /// arguments, so the tool never ran), which frees the key.
     pub(super) async fn settle(
         &self,
-        scope: &Scope,
-        key: &Key,
+        claimed: &Claimed,
         response: &Result<CallToolResponse, ErrorData>,
     ) {
         let stored = match response {
@@ -174,10 +224,11 @@ impl Idempotency {
             _ => None,
         };
         // A store that fails now cannot change the answer, which is the
-        // call's; the key's repeats run the call again.
+        // call's; the key's repeats run the call again. A claim that passed
+        // to another call records nothing: that call's answer is the key's.
         let _ = match stored {
-            Some(answer) => self.store.finish(scope, key, &answer).await,
-            None => self.store.release(scope, key).await,
+            Some(answer) => self.store.finish(claimed, &answer).await.map(drop),
+            None => self.store.release(claimed).await,
         };
     }
 }

@@ -506,7 +506,12 @@ impl<S: Send + Sync + 'static> Router<S> {
         let keyed = match rule {
             Some((idempotency, rule)) => {
                 idempotency
-                    .begin(&name, rule, request, context.arguments.as_ref())
+                    .begin(
+                        &name,
+                        (rule, behaviour.idempotent),
+                        request,
+                        context.arguments.as_ref(),
+                    )
                     .await
             }
             // A key the tool does not take is never ignored in silence.
@@ -531,10 +536,21 @@ impl<S: Send + Sync + 'static> Router<S> {
         }
         #[cfg(feature = "tracing")]
         let call = call.over(crate::call::span::Transport::Mcp);
-        let (call, key) = match keyed {
+        let (call, claimed) = match keyed {
             keyed::Keyed::Unkeyed => (call.with_behaviour(behaviour), None),
-            keyed::Keyed::Run { scope, key } => {
-                (call.with_behaviour(behaviour.keyed_if(true)), Some((scope, key)))
+            keyed::Keyed::Run(claimed) => (
+                call.with_behaviour(behaviour.keyed_if(true))
+                    .with_claim(claimed.clone()),
+                Some(claimed),
+            ),
+            keyed::Keyed::Answer(claimed, answer) => {
+                let envelope = call.with_behaviour(behaviour).fail(answer);
+                let result = self.error_result(&envelope);
+                if let Some(idempotency) = &self.idempotency {
+                    let response = Ok(CallToolResponse::Complete(result.clone()));
+                    idempotency.settle(&claimed, &response).await;
+                }
+                return Ok(result.into());
             }
             keyed::Keyed::Replay(Ok(result)) if meta => return Ok(with_failure_meta(result).into()),
             keyed::Keyed::Replay(Ok(result)) => return Ok(result.into()),
@@ -551,8 +567,8 @@ impl<S: Send + Sync + 'static> Router<S> {
         #[cfg(feature = "tracing")]
         let response = tracing::Instrument::instrument(response, span);
         let response = response.await;
-        if let (Some((scope, key)), Some(idempotency)) = (&key, &self.idempotency) {
-            idempotency.settle(scope, key, &response).await;
+        if let (Some(claimed), Some(idempotency)) = (&claimed, &self.idempotency) {
+            idempotency.settle(claimed, &response).await;
         }
         Ok(match response? {
             CallToolResponse::Complete(result) if meta => with_failure_meta(result).into(),
