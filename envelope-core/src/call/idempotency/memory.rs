@@ -291,7 +291,10 @@ mod tests {
             store.claim_at(&scope, &key("a"), "{}", later).unwrap(),
             Claim::Running
         );
-        let current = Claimed { token: second, ..stale };
+        let current = Claimed {
+            token: second,
+            ..stale
+        };
         assert!(store.finish_at(&current, "done", later));
         assert_eq!(
             store.claim_at(&scope, &key("a"), "{}", later).unwrap(),

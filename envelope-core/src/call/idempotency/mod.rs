@@ -313,7 +313,11 @@ impl Claim {
     /// which the store keeps as the record's, with a new lease, before it
     /// answers.
     #[must_use]
-    pub fn of_record(record: Record<'_>, answer: impl FnOnce() -> String, fingerprint: &str) -> Self {
+    pub fn of_record(
+        record: Record<'_>,
+        answer: impl FnOnce() -> String,
+        fingerprint: &str,
+    ) -> Self {
         if record.fingerprint != fingerprint {
             Claim::Mismatch
         } else if record.answered {
@@ -588,9 +592,8 @@ pub(crate) fn outcome_unknown(check: Option<&str>) -> ErrorEnvelope {
             "do not send this call again; call {} to see whether it took effect",
             Value::from(tool)
         )),
-        None => envelope.with_next_step(
-            "do not send this call again; tell the user it may have taken effect",
-        ),
+        None => envelope
+            .with_next_step("do not send this call again; tell the user it may have taken effect"),
     }
 }
 

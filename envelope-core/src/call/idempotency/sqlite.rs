@@ -346,9 +346,12 @@ mod tests {
     #[test]
     fn the_record_commits_with_the_write() {
         let (dir, path) = temp_db("record-in");
-        let store = SqliteStore::open(&path).unwrap().with_lease(Duration::from_millis(10));
+        let store = SqliteStore::open(&path)
+            .unwrap()
+            .with_lease(Duration::from_millis(10));
         let mut tool = Connection::open(&path).unwrap();
-        tool.execute_batch("CREATE TABLE notes (text TEXT)").unwrap();
+        tool.execute_batch("CREATE TABLE notes (text TEXT)")
+            .unwrap();
         let scope = Scope::new(None, "add_note");
         let key = Key::parse("k-1").unwrap();
         let first = Claimed {
@@ -360,7 +363,9 @@ mod tests {
         // claim, whose lease runs out; the repeat takes the key over.
         {
             let transaction = tool.transaction().unwrap();
-            transaction.execute("INSERT INTO notes VALUES ('a')", []).unwrap();
+            transaction
+                .execute("INSERT INTO notes VALUES ('a')", [])
+                .unwrap();
             SqliteStore::record_in(&transaction, Some(&first)).unwrap();
             // Dropped: rolled back.
         }
@@ -371,7 +376,9 @@ mod tests {
         // The first call, still alive, is fenced off: its write rolls back.
         {
             let transaction = tool.transaction().unwrap();
-            transaction.execute("INSERT INTO notes VALUES ('a')", []).unwrap();
+            transaction
+                .execute("INSERT INTO notes VALUES ('a')", [])
+                .unwrap();
             let refused = SqliteStore::record_in(&transaction, Some(&first)).unwrap_err();
             assert!(refused.is_superseded());
             assert_eq!(
@@ -381,7 +388,9 @@ mod tests {
         }
         // The repeat commits, then dies before its answer is stored.
         let transaction = tool.transaction().unwrap();
-        transaction.execute("INSERT INTO notes VALUES ('a')", []).unwrap();
+        transaction
+            .execute("INSERT INTO notes VALUES ('a')", [])
+            .unwrap();
         SqliteStore::record_in(&transaction, Some(&second)).unwrap();
         transaction.commit().unwrap();
         // Within its lease the holder may still answer; after it, the key

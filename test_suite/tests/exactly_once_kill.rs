@@ -1,0 +1,352 @@
+//! Exactly once across a crash: a keyed write tool whose write commits
+//! with its key's record (`SqliteStore::record_in`,
+//! `PostgresStore::record_in`), served over stdio by a child process that
+//! is killed with SIGKILL at a random instant of the call (before the
+//! write, inside its transaction, between the commit and the answer,
+//! while the answer leaves), then started again; the call is repeated
+//! with its key until it has an answer.
+//!
+//! Every iteration checks that its key's note is written exactly once,
+//! and that a repeat of a call whose answer arrived before the kill gets
+//! that answer again (a replay). The repeat's answer is one of: the
+//! stored answer (the first call finished), a run of its own (the first
+//! left no committed write), or `IDEMPOTENCY_ANSWER_LOST` (the first
+//! committed, and died before its answer was stored); a call still
+//! within its lease gets `IDEMPOTENCY_KEY_IN_USE` and is repeated later.
+//!
+//! 200 iterations with the keys and the notes in one SQLite file, and 200
+//! more in Postgres when `ENVELOPE_POSTGRES_URL` names a database
+//! (`.ci/run` sets it). `ENVELOPE_KILL_ITERATIONS` and
+//! `ENVELOPE_KILL_SEED` change the count and the random instants (the
+//! seed is printed).
+//!
+//! A test target without libtest's harness (its output would corrupt the
+//! protocol on stdout): the binary is also the server, when
+//! `ENVELOPE_KILL_SERVER_DB` names its database.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use envelope::CallContext;
+use envelope::ErrorEnvelope;
+use envelope::idempotency::{PostgresStore, SqliteStore};
+use envelope::rmcp::Idempotency;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use tokio::process::{Child, Command};
+
+#[path = "cases/keyed.rs"]
+mod keyed;
+
+use keyed::{code, replayed, text};
+
+const DB_VAR: &str = "ENVELOPE_KILL_SERVER_DB";
+/// Set (to the URL) for a server whose notes and keys are in Postgres.
+const PG_VAR: &str = "ENVELOPE_KILL_SERVER_POSTGRES";
+const POSTGRES_VAR: &str = "ENVELOPE_POSTGRES_URL";
+/// The store's lease in these servers: a killed call's key is held this
+/// long.
+const LEASE: Duration = Duration::from_millis(150);
+
+#[derive(Deserialize, JsonSchema)]
+struct NewNote {
+    text: String,
+    /// Pauses in milliseconds: before the write, inside the transaction
+    /// (after the write, before the commit), after the commit.
+    pauses_ms: [u64; 3],
+}
+
+#[derive(Clone)]
+enum Db {
+    Sqlite(Arc<Mutex<rusqlite::Connection>>),
+    Postgres(sqlx::PgPool),
+}
+
+#[derive(Clone)]
+struct Notes {
+    tool_router: envelope::rmcp::Router<Self>,
+    db: Db,
+}
+
+fn failed(error: impl std::fmt::Display) -> ErrorEnvelope {
+    ErrorEnvelope::new(envelope::ErrorClass::Internal, error.to_string())
+}
+
+#[tool_router]
+impl Notes {
+    /// Adds a note, its write and its key's record in one transaction.
+    #[tool]
+    async fn add_note(
+        &self,
+        call: CallContext,
+        Parameters(note): Parameters<NewNote>,
+    ) -> Result<String, ErrorEnvelope> {
+        let [before, inside, after] = note.pauses_ms.map(Duration::from_millis);
+        tokio::time::sleep(before).await;
+        let id = match &self.db {
+            Db::Sqlite(db) => {
+                let mut db = db.lock().unwrap();
+                let transaction = db.transaction().map_err(failed)?;
+                transaction
+                    .execute("INSERT INTO notes (text) VALUES (?1)", [&note.text])
+                    .map_err(failed)?;
+                // A blocking pause: the lock is held across it, as a
+                // slow write would.
+                std::thread::sleep(inside);
+                SqliteStore::record_in(&transaction, call.claim())?;
+                let id = transaction.last_insert_rowid();
+                transaction.commit().map_err(failed)?;
+                id
+            }
+            Db::Postgres(pool) => {
+                let mut transaction = pool.begin().await.map_err(failed)?;
+                let (id,): (i64,) = sqlx::query_as(
+                    "INSERT INTO envelope_kill_notes (text) VALUES ($1) RETURNING id",
+                )
+                .bind(&note.text)
+                .fetch_one(&mut *transaction)
+                .await
+                .map_err(failed)?;
+                tokio::time::sleep(inside).await;
+                PostgresStore::record_in(&mut transaction, call.claim()).await?;
+                transaction.commit().await.map_err(failed)?;
+                id
+            }
+        };
+        tokio::time::sleep(after).await;
+        Ok(format!("note {id}"))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Notes {}
+
+/// The server: stdio, its notes and keys in `path` or in Postgres.
+async fn serve(path: &Path) {
+    let (db, idempotency) = match std::env::var(PG_VAR) {
+        Ok(url) => {
+            let pool = sqlx::PgPool::connect(&url).await.unwrap();
+            let store = PostgresStore::new(pool.clone())
+                .await
+                .unwrap()
+                .with_lease(LEASE);
+            (Db::Postgres(pool), Idempotency::new(store))
+        }
+        Err(_) => {
+            let db = rusqlite::Connection::open(path).unwrap();
+            db.busy_timeout(Duration::from_secs(5)).unwrap();
+            let store = SqliteStore::open(path).unwrap().with_lease(LEASE);
+            (
+                Db::Sqlite(Arc::new(Mutex::new(db))),
+                Idempotency::new(store),
+            )
+        }
+    };
+    let server = Notes {
+        tool_router: envelope::rmcp::Router::new(Notes::tool_router()).with_idempotency(
+            idempotency
+                .require("add_note")
+                .rerun_after_lease("add_note"),
+        ),
+        db,
+    };
+    let running = server
+        .serve((tokio::io::stdin(), tokio::io::stdout()))
+        .await
+        .unwrap();
+    let _ = running.waiting().await;
+}
+
+/// A server process on `path` (or Postgres), and a client on its stdio.
+async fn start(path: &Path, postgres: Option<&str>) -> (RunningService<RoleClient, ()>, Child) {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    if let Some(url) = postgres {
+        command.env(PG_VAR, url);
+    }
+    let mut child = command
+        .env(DB_VAR, path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    let client = ().serve(transport).await.expect("the server answers");
+    (client, child)
+}
+
+fn add(text: &str, pauses_ms: [u64; 3]) -> rmcp::model::CallToolRequestParams {
+    keyed::call(
+        "add_note",
+        json!({"text": text, "pauses_ms": pauses_ms}),
+        Some(text),
+    )
+}
+
+/// xorshift64*: the random instants, reproducible from the printed seed.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, bound: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % bound.max(1)
+    }
+}
+
+/// Where the notes are, to count them.
+enum Notebook {
+    Sqlite(PathBuf),
+    Postgres(sqlx::PgPool),
+}
+
+impl Notebook {
+    async fn rows(&self, text: &str) -> i64 {
+        match self {
+            Notebook::Sqlite(path) => rusqlite::Connection::open(path)
+                .unwrap()
+                .query_row(
+                    "SELECT count(*) FROM notes WHERE text LIKE ?1",
+                    [text],
+                    |row| row.get(0),
+                )
+                .unwrap(),
+            Notebook::Postgres(pool) => {
+                let (count,): (i64,) =
+                    sqlx::query_as("SELECT count(*) FROM envelope_kill_notes WHERE text LIKE $1")
+                        .bind(text)
+                        .fetch_one(pool)
+                        .await
+                        .unwrap();
+                count
+            }
+        }
+    }
+}
+
+async fn kill_and_repeat(postgres: Option<&str>, iterations: u64, seed: u64) {
+    let path = std::env::temp_dir().join(format!("envelope-kill-{}.db", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let notebook = match postgres {
+        Some(url) => {
+            let pool = sqlx::PgPool::connect(url).await.unwrap();
+            sqlx::query(
+                "CREATE TABLE IF NOT EXISTS envelope_kill_notes (id BIGSERIAL PRIMARY KEY, text TEXT NOT NULL)",
+            )
+            .execute(&pool)
+            .await
+            .unwrap();
+            Notebook::Postgres(pool)
+        }
+        None => {
+            rusqlite::Connection::open(&path)
+                .unwrap()
+                .execute_batch("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+                .unwrap();
+            Notebook::Sqlite(path.clone())
+        }
+    };
+    // Postgres keeps notes and keys between runs: this run's are its own.
+    let run = uuid::Uuid::new_v4().simple().to_string();
+    let mut random = Random(seed | 1);
+    let (mut outcomes, mut answered_first) = (std::collections::BTreeMap::new(), 0);
+    let (mut client, mut server) = start(&path, postgres).await;
+    for iteration in 0..iterations {
+        let key = format!("kill-{run}-{iteration}");
+        let pauses = [random.below(15), random.below(15), random.below(15)];
+        // From the call's start to a little past its answer.
+        let kill_after = random.below(pauses.iter().sum::<u64>() + 20);
+        let call = tokio::spawn({
+            let peer = client.peer().clone();
+            let params = add(&key, pauses);
+            async move { peer.call_tool(params).await }
+        });
+        tokio::time::sleep(Duration::from_millis(kill_after)).await;
+        server.start_kill().unwrap();
+        server.wait().await.unwrap();
+        let first = call
+            .await
+            .unwrap()
+            .ok()
+            .filter(|result| code(result).is_none());
+        answered_first += u64::from(first.is_some());
+        drop(client);
+        (client, server) = start(&path, postgres).await;
+        let outcome = loop {
+            let again = client.call_tool(add(&key, pauses)).await.unwrap();
+            match code(&again).as_deref() {
+                Some("IDEMPOTENCY_KEY_IN_USE") => tokio::time::sleep(LEASE / 2).await,
+                Some("IDEMPOTENCY_ANSWER_LOST") => {
+                    assert!(first.is_none(), "{key}: a lost answer had arrived");
+                    break "answer lost (committed before the kill)";
+                }
+                None if replayed(&again) => {
+                    if let Some(first) = &first {
+                        assert_eq!(text(&again), text(first), "{key}");
+                    }
+                    break "replayed (finished before the kill)";
+                }
+                None => {
+                    assert!(first.is_none(), "{key}: ran again after its answer arrived");
+                    break "ran again (nothing committed before the kill)";
+                }
+                Some(other) => panic!("{key}: {other}: {}", text(&again)),
+            }
+        };
+        *outcomes.entry(outcome).or_insert(0_u64) += 1;
+        assert_eq!(notebook.rows(&key).await, 1, "{key}: {outcome}");
+    }
+    let rows = notebook.rows(&format!("kill-{run}-%")).await;
+    assert_eq!(rows, i64::try_from(iterations).unwrap());
+    let store = if postgres.is_some() {
+        "Postgres"
+    } else {
+        "SQLite"
+    };
+    println!(
+        "ok ({store}, seed {seed}): {iterations} calls killed with SIGKILL at random instants, \
+         {rows} notes for {iterations} keys; {answered_first} answers arrived before the kill; repeats: {outcomes:?}"
+    );
+    drop(client);
+    let _ = std::fs::remove_file(&path);
+}
+
+fn main() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    if let Some(path) = std::env::var_os(DB_VAR) {
+        runtime.block_on(serve(Path::new(&path)));
+        return;
+    }
+    let iterations = std::env::var("ENVELOPE_KILL_ITERATIONS")
+        .ok()
+        .and_then(|count| count.parse().ok())
+        .unwrap_or(200);
+    let seed = std::env::var("ENVELOPE_KILL_SEED")
+        .ok()
+        .and_then(|seed| seed.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |now| now.as_secs())
+        });
+    let postgres = std::env::var(POSTGRES_VAR).ok();
+    runtime.block_on(async {
+        match postgres.as_deref() {
+            // `.ci/run` runs the SQLite iterations with the README's test
+            // command, and this target again with Postgres.
+            Some(url) => kill_and_repeat(Some(url), iterations, seed).await,
+            None => kill_and_repeat(None, iterations, seed).await,
+        }
+    });
+}
