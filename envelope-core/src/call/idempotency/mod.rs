@@ -446,6 +446,27 @@ pub trait Store: Send + Sync {
     fn release<'a>(&'a self, claimed: &'a Claimed) -> StoreFuture<'a, ()>;
 }
 
+/// A shared store: one store behind an MCP router and an axum router, or
+/// chosen at run time (`Arc<dyn Store>`).
+impl<S: Store + ?Sized> Store for std::sync::Arc<S> {
+    fn claim<'a>(
+        &'a self,
+        scope: &'a Scope,
+        key: &'a Key,
+        fingerprint: &'a str,
+    ) -> StoreFuture<'a, Claim> {
+        (**self).claim(scope, key, fingerprint)
+    }
+
+    fn finish<'a>(&'a self, claimed: &'a Claimed, answer: &'a str) -> StoreFuture<'a, bool> {
+        (**self).finish(claimed, answer)
+    }
+
+    fn release<'a>(&'a self, claimed: &'a Claimed) -> StoreFuture<'a, ()> {
+        (**self).release(claimed)
+    }
+}
+
 /// The answer to a key that is not 1 to [`MAX_KEY_CHARS`] visible ASCII
 /// characters (or not a string).
 pub(crate) fn key_invalid() -> ErrorEnvelope {
