@@ -112,15 +112,19 @@ impl ServerHandler for Notes {}
 
 /// A client connected to a fresh server on `path`, its keys in `store`.
 async fn connect(path: &Path, store: impl Store + 'static) -> RunningService<RoleClient, ()> {
+    let idempotency = Idempotency::new(store)
+        .require("add_note")
+        .require("add_note_then_error");
+    connect_with(path, idempotency).await
+}
+
+/// A client connected to a fresh server on `path` with `idempotency`.
+async fn connect_with(path: &Path, idempotency: Idempotency) -> RunningService<RoleClient, ()> {
     let (client_io, server_io) = tokio::io::duplex(64 * 1024);
     let server = Notes {
         tool_router: envelope::rmcp::Router::new(Notes::tool_router())
             .with_tool_failure_meta(true)
-            .with_idempotency(
-                Idempotency::new(store)
-                    .require("add_note")
-                    .require("add_note_then_error"),
-            ),
+            .with_idempotency(idempotency),
         db: Arc::new(Mutex::new(rusqlite::Connection::open(path).unwrap())),
         refused: Arc::default(),
     };
@@ -340,5 +344,110 @@ async fn what_a_first_call_left_is_what_its_repeats_get() {
     );
     assert_eq!(envelope.effect, envelope::Effect::Unknown);
     assert!(!envelope.retryable);
+    assert_eq!(rows(&path), 2);
+}
+
+/// A call whose lease runs out with no answer (its server hung or died
+/// mid-call) may have taken effect: a write that does not commit with its
+/// key's record is not run again. Its repeat is told the outcome is
+/// unknown and which tool tells, then and on every later repeat; the
+/// first call, finishing late, cannot record its answer over that.
+#[tokio::test]
+async fn a_lease_that_runs_out_is_an_unknown_outcome_not_a_second_run() {
+    let path = database("lease");
+    let store = MemoryStore::new().with_lease(Duration::from_millis(50));
+    let idempotency = Idempotency::new(store)
+        .require("add_note")
+        .check_with("add_note", "list_notes");
+    let client = connect_with(&path, idempotency).await;
+    let arguments = json!({"text": "a", "answer_after_ms": 400});
+    let first = tokio::spawn({
+        let peer = client.peer().clone();
+        let params = add(arguments.clone(), Some("k-lease"));
+        async move { peer.call_tool(params).await }
+    });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let repeat = client
+        .call_tool(add(arguments.clone(), Some("k-lease")))
+        .await
+        .unwrap();
+    let envelope = envelope::host::read_call_tool_result(&repeat).unwrap();
+    assert_eq!(envelope.error_class, ErrorClass::Internal);
+    assert_eq!(
+        envelope.code.as_deref(),
+        Some("IDEMPOTENCY_OUTCOME_UNKNOWN")
+    );
+    assert_eq!(
+        envelope.message,
+        "the server stopped while it ran the call with this idempotency key; whether it took effect is unknown"
+    );
+    assert_eq!(envelope.effect, envelope::Effect::Unknown);
+    assert!(!envelope.retryable);
+    assert_eq!(envelope.suggested_tool.as_deref(), Some("list_notes"));
+    assert_eq!(
+        envelope.next_steps,
+        [
+            "the call may have taken effect: check its result before repeating it",
+            "call \"list_notes\" to see whether it took effect"
+        ]
+    );
+    assert!(!replayed(&repeat));
+    assert_eq!(
+        text(&repeat).lines().next(),
+        Some(
+            "Do not repeat this call: it may already have taken effect. Call list_notes now to check whether it did."
+        )
+    );
+    // The first call still answers its own client, but records nothing.
+    let first = first.await.unwrap().unwrap();
+    assert_eq!(text(&first), "note 1");
+    let again = client
+        .call_tool(add(arguments, Some("k-lease")))
+        .await
+        .unwrap();
+    assert!(replayed(&again));
+    assert_eq!(code(&again).as_deref(), Some("IDEMPOTENCY_OUTCOME_UNKNOWN"));
+    assert_eq!(rows(&path), 1);
+}
+
+/// A tool declared to run again after its lease does run again, and the
+/// late first call is fenced off. The declaration is the tool's promise
+/// that its write commits with its key's record (`record_in`) or that a
+/// second run is harmless: this one keeps neither, and writes twice,
+/// which is what the promise is for (`exactly_once_kill` shows the tool
+/// that keeps it).
+#[tokio::test]
+async fn rerun_after_lease_runs_the_call_again() {
+    let path = database("rerun");
+    let store = MemoryStore::new().with_lease(Duration::from_millis(50));
+    let idempotency = Idempotency::new(store)
+        .require("add_note")
+        .rerun_after_lease("add_note");
+    let client = connect_with(&path, idempotency).await;
+    let arguments = json!({"text": "a", "answer_after_ms": 300});
+    let first = tokio::spawn({
+        let peer = client.peer().clone();
+        let params = add(arguments.clone(), Some("k-rerun"));
+        async move { peer.call_tool(params).await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let repeat = client
+        .call_tool(add(
+            json!({"text": "a", "answer_after_ms": 300}),
+            Some("k-rerun"),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(code(&repeat), None);
+    assert_eq!(text(&repeat), "note 2");
+    // The first answers late and is fenced off: the key's answer is the
+    // second run's.
+    assert_eq!(text(&first.await.unwrap().unwrap()), "note 1");
+    let again = client
+        .call_tool(add(arguments, Some("k-rerun")))
+        .await
+        .unwrap();
+    assert!(replayed(&again));
+    assert_eq!(text(&again), "note 2");
     assert_eq!(rows(&path), 2);
 }

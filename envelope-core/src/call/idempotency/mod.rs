@@ -608,13 +608,14 @@ pub(crate) fn outcome_unknown(check: Option<&str>) -> ErrorEnvelope {
     )
     .with_code("IDEMPOTENCY_OUTCOME_UNKNOWN")
     .with_effect(crate::model::effect::Effect::Unknown);
+    // The write's own step ("check its result before repeating it") comes
+    // from the call's context; this names the tool that checks.
     match check {
         Some(tool) => envelope.with_suggested_tool(tool).with_next_step(format!(
-            "do not send this call again; call {} to see whether it took effect",
+            "call {} to see whether it took effect",
             Value::from(tool)
         )),
-        None => envelope
-            .with_next_step("do not send this call again; tell the user it may have taken effect"),
+        None => envelope,
     }
 }
 
