@@ -81,63 +81,75 @@ struct Notes {
     db: Db,
 }
 
-fn failed(error: impl std::fmt::Display) -> ErrorEnvelope {
-    ErrorEnvelope::new(envelope::ErrorClass::Internal, error.to_string())
-}
-
 #[tool_router]
 impl Notes {
-    /// Adds a note, its write and its key's record in one transaction.
+    /// Adds a note: its write and its key's record in one transaction.
     #[tool]
     async fn add_note(
         &self,
         call: CallContext,
         Parameters(note): Parameters<NewNote>,
     ) -> Result<String, ErrorEnvelope> {
-        write(&self.db, &note, call.claim()).await
+        let id = match &self.db {
+            Db::Sqlite(db) => {
+                pause(&note, 0).await;
+                let id = add_sqlite(db, &note, call.claim())?;
+                pause(&note, 2).await;
+                id
+            }
+            Db::Postgres(pool) => add_postgres(pool, &note, call.claim()).await?,
+        };
+        Ok(format!("note {id}"))
     }
 }
 
-/// The write of both transports: the note and the key's record (of
-/// `claimed`) in one transaction, with `note`'s pauses around it.
-async fn write(
-    db: &Db,
+// guide: record_in sqlite start
+/// Writes `note`, and marks the key of `claimed` (`None`: no key) as
+/// written, in one transaction: both commit, or neither.
+fn add_sqlite(
+    db: &Mutex<rusqlite::Connection>,
     note: &NewNote,
     claimed: Option<&Claimed>,
-) -> Result<String, ErrorEnvelope> {
-    let [before, inside, after] = note.pauses_ms.map(Duration::from_millis);
-    tokio::time::sleep(before).await;
-    let id = match db {
-        Db::Sqlite(db) => {
-            let mut db = db.lock().unwrap();
-            let transaction = db.transaction().map_err(failed)?;
-            transaction
-                .execute("INSERT INTO notes (text) VALUES (?1)", [&note.text])
-                .map_err(failed)?;
-            // A blocking pause: the lock is held across it, as a slow
-            // write would.
-            std::thread::sleep(inside);
-            SqliteStore::record_in(&transaction, claimed)?;
-            let id = transaction.last_insert_rowid();
-            transaction.commit().map_err(failed)?;
-            id
-        }
-        Db::Postgres(pool) => {
-            let mut transaction = pool.begin().await.map_err(failed)?;
-            let (id,): (i64,) =
-                sqlx::query_as("INSERT INTO envelope_kill_notes (text) VALUES ($1) RETURNING id")
-                    .bind(&note.text)
-                    .fetch_one(&mut *transaction)
-                    .await
-                    .map_err(failed)?;
-            tokio::time::sleep(inside).await;
-            PostgresStore::record_in(&mut transaction, claimed).await?;
-            transaction.commit().await.map_err(failed)?;
-            id
-        }
-    };
-    tokio::time::sleep(after).await;
-    Ok(format!("note {id}"))
+) -> Result<i64, ErrorEnvelope> {
+    let mut db = db.lock().unwrap();
+    let transaction = db.transaction()?;
+    transaction.execute("INSERT INTO notes (text) VALUES (?1)", [&note.text])?;
+    // The pause inside the transaction, holding its lock as a slow
+    // write would.
+    std::thread::sleep(Duration::from_millis(note.pauses_ms[1]));
+    SqliteStore::record_in(&transaction, claimed)?;
+    let id = transaction.last_insert_rowid();
+    transaction.commit()?;
+    Ok(id)
+}
+// guide: record_in sqlite end
+
+// guide: record_in postgres start
+/// The same in Postgres, through sqlx.
+async fn add_postgres(
+    pool: &sqlx::PgPool,
+    note: &NewNote,
+    claimed: Option<&Claimed>,
+) -> Result<i64, ErrorEnvelope> {
+    pause(note, 0).await;
+    let mut transaction = pool.begin().await?;
+    let (id,): (i64,) =
+        sqlx::query_as("INSERT INTO envelope_kill_notes (text) VALUES ($1) RETURNING id")
+            .bind(&note.text)
+            .fetch_one(&mut *transaction)
+            .await?;
+    pause(note, 1).await;
+    PostgresStore::record_in(&mut transaction, claimed).await?;
+    transaction.commit().await?;
+    pause(note, 2).await;
+    Ok(id)
+}
+// guide: record_in postgres end
+
+/// The pause `note` asks for at `phase` (0: before the write, 1: inside
+/// the transaction, 2: after the commit).
+async fn pause(note: &NewNote, phase: usize) {
+    tokio::time::sleep(Duration::from_millis(note.pauses_ms[phase])).await;
 }
 
 /// `POST /notes`: the same write, its claim from the keyed middleware.
@@ -146,7 +158,16 @@ async fn add_note_http(
     claimed: Option<Extension<Claimed>>,
     Json(note): Json<NewNote>,
 ) -> Result<String, ErrorEnvelope> {
-    write(&db, &note, claimed.as_deref()).await
+    let id = match &db {
+        Db::Sqlite(db) => {
+            pause(&note, 0).await;
+            let id = add_sqlite(db, &note, claimed.as_deref())?;
+            pause(&note, 2).await;
+            id
+        }
+        Db::Postgres(pool) => add_postgres(pool, &note, claimed.as_deref()).await?,
+    };
+    Ok(format!("note {id}"))
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -173,6 +194,7 @@ async fn serve(path: &Path) {
             }
         };
     if std::env::var_os(HTTP_VAR).is_some() {
+        // guide: record_in keys start
         let keys = Keys::required(store).rerun_after_lease();
         let app = axum::Router::new()
             .route(
@@ -181,6 +203,7 @@ async fn serve(path: &Path) {
             )
             .with_state(db)
             .answer_failures();
+        // guide: record_in keys end
         let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))
             .await
             .unwrap();
@@ -188,9 +211,11 @@ async fn serve(path: &Path) {
         axum::serve(listener, app).await.unwrap();
         return;
     }
+    // guide: record_in idempotency start
     let idempotency = Idempotency::new(store)
         .require("add_note")
         .rerun_after_lease("add_note");
+    // guide: record_in idempotency end
     let server = Notes {
         tool_router: envelope::rmcp::Router::new(Notes::tool_router())
             .with_idempotency(idempotency),

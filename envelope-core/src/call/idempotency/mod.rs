@@ -29,14 +29,22 @@
 //! | the first call failed with a JSON-RPC error (MCP) | that error again; a `-32602` (arguments rmcp could not read: the tool never ran) frees the key |
 //! | the first HTTP response was streamed or larger than [`MAX_KEYED_BODY`](crate::axum::MAX_KEYED_BODY) (sent whole) | `409`, code `IDEMPOTENCY_ANSWER_NOT_KEPT`: it ran once |
 //! | the first HTTP handler panicked | `500`, code `IDEMPOTENCY_HANDLER_FAILED`, effect unknown, then and on every repeat |
+//! | the first call's lease ran out with no answer, its write committed with the key's record | `CONFLICT`, code `IDEMPOTENCY_ANSWER_LOST`: it ran once |
+//! | the first call's lease ran out with no answer and no committed write, a tool that reruns safely | runs under a new [`Token`]: the first can no longer record |
+//! | the first call's lease ran out with no answer, any other tool | `INTERNAL`, code `IDEMPOTENCY_OUTCOME_UNKNOWN`, effect unknown, naming the check tool, then and on every repeat |
 //!
 //! A keyed call's failure that may have taken effect is retryable with the
 //! same key ([`CallBehaviour::keyed`](crate::CallBehaviour::keyed)): the
 //! repeat gets the stored answer, or runs the call if the first never
-//! arrived. A call still running when its server dies holds its key for
-//! the store's lease, then may run again: a store makes a call exactly
-//! once only when the call's own write and the key's record cannot part
-//! (the same transaction), at most once per lease otherwise.
+//! arrived. A call running when its server dies holds its key for the
+//! store's lease. After it, the repeat runs only when that is safe: the
+//! tool's write commits with the key's record (`SqliteStore::record_in`,
+//! `PostgresStore::record_in`: then a record without a committed write
+//! means nothing was written, and the call is exactly once), or a second
+//! run is harmless; any other tool's repeat is answered as an unknown
+//! outcome (at most once). Each claim carries a fencing [`Token`]: a call
+//! that outlived its lease cannot record its answer, or commit with the
+//! key, once another call holds it.
 //!
 //! Stores: [`MemoryStore`] (one process; bounded, with a TTL); with
 //! `rusqlite`, [`SqliteStore`] (kept across restarts, on one host); with
