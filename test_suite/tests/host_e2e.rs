@@ -499,7 +499,7 @@ async fn python_sdk_server() {
     assert_eq!(failure.attempts, 2);
     assert_eq!(failure.next, NextMove::Exhausted { attempts: 2 });
     // The facts as read, then the host's decision: the repeats are used up.
-    let said = "Do not repeat this call now: it failed 2 times, as often as the host repeats it. Tell the user it failed; it may pass later.";
+    let said = "Do not repeat this call now: it failed on all 2 tries the host makes. Tell the user it failed; it may pass later.";
     assert_eq!(
         failure.model_text,
         format!(

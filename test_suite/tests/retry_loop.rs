@@ -135,7 +135,7 @@ async fn gives_up_after_the_policys_repeats_with_the_text_for_the_model() {
         .expect_err("busy every time");
     assert_eq!(failure.attempts, 3);
     assert_eq!(failure.next, NextMove::Exhausted { attempts: 3 });
-    let said = "Do not repeat this call now: it failed 3 times, as often as the host repeats it. Tell the user it failed; it may pass later.";
+    let said = "Do not repeat this call now: it failed on all 3 tries the host makes. Tell the user it failed; it may pass later.";
     assert_eq!(
         // The facts the server sent, then the host's policy: the repeats
         // are used up (not "it may have taken effect": a read).

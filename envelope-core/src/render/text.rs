@@ -239,7 +239,7 @@ fn sentence(
         ),
         NextMove::Exhausted { attempts } => write!(
             out,
-            "Do not repeat this call now: it failed {attempts} times, as often as the host repeats it. Tell the user it failed; it may pass later."
+            "Do not repeat this call now: it failed on all {attempts} tries the host makes. Tell the user it failed; it may pass later."
         ),
         // The class says what to change: an option, the tool, or going on
         // without it.
