@@ -323,3 +323,23 @@ fn reviewed_classes_expand() {
         "`retryable = true` on `Failed`: a `RuntimeError` failure may have taken effect (its default effect is `unknown`), so repeating the call blindly is not safe; add `idempotent` if repeating the operation is harmless, or `effect = nothing` if the call never changes state"
     );
 }
+
+#[test]
+fn a_missing_class_is_guessed_from_the_name() {
+    for (name, class) in [
+        ("TableNotFound", "ObjectNotFound"),
+        ("NOT_FOUND", "ObjectNotFound"),
+        ("DuplicateTitle", "AlreadyExists"),
+        ("QueryTimedOut", "Timeout"),
+        ("TooManyRequests", "RateLimited"),
+        ("DatabaseLocked", "Busy"),
+        ("LoginFailed", "Unauthenticated"),
+        ("Forbidden", "InsufficientPrivilege"),
+        ("ParseError", "SyntaxError"),
+        ("ConnectionRefused", "ConnectionFailed"),
+        ("Io", "InvalidArguments"),
+        ("BadInput", "InvalidArguments"),
+    ] {
+        assert_eq!(crate::valid::likely_class(name), class, "{name}");
+    }
+}

@@ -365,20 +365,65 @@ fn class(
     // A class lost to an attribute error was reported where it was
     // written; repeating it as "missing" would only add noise.
     if !own.errored && !container.errored {
+        let guess = likely_class(&variant.ident.to_string());
         let message = if is_struct {
             format!(
-                "struct `{}` has no class: add `#[envelope(class = InvalidArguments)]` (or another class) to it",
+                "struct `{}` has no class: add `#[envelope(class = {guess})]` (or another class) to it",
                 variant.ident
             )
         } else {
             format!(
-                "variant `{}` has no class: add `#[envelope(class = InvalidArguments)]` (or another class) to it, or a default `#[envelope(class = ...)]` on the enum",
+                "variant `{}` has no class: add `#[envelope(class = {guess})]` (or another class) to it, or a default `#[envelope(class = ...)]` on the enum",
                 variant.ident
             )
         };
         cx.push(syn::Error::new(variant.ident.span(), message));
     }
     None
+}
+
+/// The class a variant or struct named `ident` most likely has, for the
+/// fix of a missing class: the first class whose usual words the name
+/// holds (`TableNotFound`: `ObjectNotFound`), else `InvalidArguments`.
+pub(crate) fn likely_class(ident: &str) -> &'static str {
+    const WORDS: &[(&[&str], &str)] = &[
+        (&["notfound", "nosuch"], "ObjectNotFound"),
+        (&["exists", "duplicate"], "AlreadyExists"),
+        (&["conflict"], "Conflict"),
+        (&["timeout", "timedout", "deadline"], "Timeout"),
+        (&["ratelimit", "toomany", "throttl"], "RateLimited"),
+        (&["quota"], "QuotaExceeded"),
+        (&["busy", "locked", "poolexhausted"], "Busy"),
+        (
+            &[
+                "unauthenticated",
+                "unauthorized",
+                "login",
+                "credential",
+                "expiredtoken",
+            ],
+            "Unauthenticated",
+        ),
+        (
+            &["forbidden", "permission", "privilege", "accessdenied"],
+            "InsufficientPrivilege",
+        ),
+        (&["policy", "denied", "blocked"], "PolicyDenied"),
+        (
+            &["unsupported", "notsupported", "notimplemented"],
+            "Unsupported",
+        ),
+        (&["syntax", "parse"], "SyntaxError"),
+        (&["cancel"], "Cancelled"),
+        (&["connect", "network", "unreachable"], "ConnectionFailed"),
+        (&["unavailable", "transient", "temporar"], "Transient"),
+        (&["internal", "panic", "corrupt", "bug"], "Internal"),
+    ];
+    let name = ident.to_ascii_lowercase().replace('_', "");
+    WORDS
+        .iter()
+        .find(|(words, _)| words.iter().any(|word| name.contains(word)))
+        .map_or("InvalidArguments", |(_, class)| class)
 }
 
 /// The variant's `message` template; without one, the text of its
@@ -878,8 +923,11 @@ fn type_mismatch(role: &Role, ty: &Type) -> Option<String> {
         Role::ArgumentErrors if is_text || is_int || text == "bool" => Some(format!(
             "`argument_errors` takes the problems as `envelope::ArgumentError`s (`Vec<ArgumentError>`, `Option<Vec<ArgumentError>>` or one `ArgumentError`), but this field is `{text}`: build them with `ArgumentError::new(kind, \"/path\")`"
         )),
-        Role::SuggestedTool if is_int || text == "Vec" => Some(format!(
-            "`suggested_tool` takes one tool name (`String` or `Option<String>`), but this field is `{text}`"
+        Role::SuggestedTool if text == "Vec" => Some(
+            "`suggested_tool` takes one tool name (`String`, `&str`, `Cow<str>`, or an `Option` of one), but this field is a list: put near-miss names in a `#[envelope(fuzzy_matches)]` field".to_owned(),
+        ),
+        Role::SuggestedTool if is_int => Some(format!(
+            "`suggested_tool` takes one tool name (`String`, `&str`, `Cow<str>`, or an `Option` of one), but this field is `{text}`"
         )),
         _ => None,
     }

@@ -1,0 +1,9 @@
+use envelope::Envelope;
+
+#[derive(Debug, Envelope)]
+enum E {
+    #[envelope(message = "no such table")]
+    TableNotFound,
+}
+
+fn main() {}
