@@ -1511,3 +1511,75 @@ async fn keyed_routes_keep_or_refuse_what_they_cannot_replay() {
     assert_eq!(again.json()["code"], json!("IDEMPOTENCY_HANDLER_FAILED"));
     assert_eq!(runs.load(Ordering::SeqCst), 3);
 }
+
+/// A keyed request whose lease runs out with no response (its server hung
+/// or died mid-request): a `POST`'s repeat is told the outcome is unknown
+/// and which tool checks, then and on every repeat, the same as over MCP;
+/// a `PUT` (idempotent by HTTP's rules) runs again.
+#[tokio::test]
+async fn a_lease_that_runs_out_is_an_unknown_outcome_over_http() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::time::Duration;
+
+    use axum::extract::State;
+    use axum::routing::{post, put};
+    use envelope::axum::{Keys, RouterExt, keyed};
+    use envelope::idempotency::MemoryStore;
+
+    let runs = Arc::new(AtomicU32::new(0));
+    async fn slow(State(runs): State<Arc<AtomicU32>>) -> String {
+        let run = runs.fetch_add(1, Ordering::SeqCst) + 1;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        format!("run {run}")
+    }
+    let layer = || {
+        let store = MemoryStore::new().with_lease(Duration::from_millis(50));
+        axum::middleware::from_fn_with_state(Keys::required(store).check_with("list_notes"), keyed)
+    };
+    let app = Router::new()
+        .route("/notes", post(slow).route_layer(layer()))
+        .route("/notes/n-1", put(slow).route_layer(layer()))
+        .with_state(runs.clone())
+        .answer_failures();
+    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .await
+        .unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let key = [("idempotency-key", "k-lease")];
+    let first = tokio::spawn(async move { send(address, "POST", "/notes", &key, "").await });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let repeat = send(address, "POST", "/notes", &key, "").await;
+    assert_eq!(repeat.status, StatusCode::INTERNAL_SERVER_ERROR);
+    assert_eq!(repeat.json()["code"], json!("IDEMPOTENCY_OUTCOME_UNKNOWN"));
+    assert_eq!(repeat.json()["error_class"], json!("INTERNAL"));
+    assert_eq!(repeat.json()["effect"], json!("unknown"));
+    assert_eq!(repeat.json()["suggested_tool"], json!("list_notes"));
+    assert_eq!(
+        repeat.json()["detail"],
+        json!(
+            "the server stopped while it ran the call with this idempotency key; whether it took effect is unknown"
+        )
+    );
+    // The first request still gets its own response; it is not stored.
+    assert_eq!(first.await.unwrap().body, "run 1");
+    let again = send(address, "POST", "/notes", &key, "").await;
+    assert_eq!(again.json()["code"], json!("IDEMPOTENCY_OUTCOME_UNKNOWN"));
+    assert_eq!(
+        again.headers.get("idempotent-replayed").map(String::as_str),
+        Some("true")
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    // A PUT runs again after its lease, and its late first is fenced off.
+    let first = tokio::spawn(async move { send(address, "PUT", "/notes/n-1", &key, "").await });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let repeat = send(address, "PUT", "/notes/n-1", &key, "").await;
+    assert_eq!(
+        (repeat.status, repeat.body.as_str()),
+        (StatusCode::OK, "run 3")
+    );
+    assert_eq!(first.await.unwrap().body, "run 2");
+    let again = send(address, "PUT", "/notes/n-1", &key, "").await;
+    assert_eq!(again.body, "run 3");
+}
