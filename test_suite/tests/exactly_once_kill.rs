@@ -90,17 +90,22 @@ impl Notes {
         call: CallContext,
         Parameters(note): Parameters<NewNote>,
     ) -> Result<String, ErrorEnvelope> {
-        let id = match &self.db {
-            Db::Sqlite(db) => {
-                pause(&note, 0).await;
-                let id = add_sqlite(db, &note, call.claim())?;
-                pause(&note, 2).await;
-                id
-            }
-            Db::Postgres(pool) => add_postgres(pool, &note, call.claim()).await?,
-        };
-        Ok(format!("note {id}"))
+        add(&self.db, &note, call.claim()).await
     }
+}
+
+/// The write of both transports, in `db`'s database.
+async fn add(db: &Db, note: &NewNote, claimed: Option<&Claimed>) -> Result<String, ErrorEnvelope> {
+    let id = match db {
+        Db::Sqlite(db) => {
+            pause(note, 0).await;
+            let id = add_sqlite(db, note, claimed)?;
+            pause(note, 2).await;
+            id
+        }
+        Db::Postgres(pool) => add_postgres(pool, note, claimed).await?,
+    };
+    Ok(format!("note {id}"))
 }
 
 // guide: record_in sqlite start
@@ -158,16 +163,7 @@ async fn add_note_http(
     claimed: Option<Extension<Claimed>>,
     Json(note): Json<NewNote>,
 ) -> Result<String, ErrorEnvelope> {
-    let id = match &db {
-        Db::Sqlite(db) => {
-            pause(&note, 0).await;
-            let id = add_sqlite(db, &note, claimed.as_deref())?;
-            pause(&note, 2).await;
-            id
-        }
-        Db::Postgres(pool) => add_postgres(pool, &note, claimed.as_deref()).await?,
-    };
-    Ok(format!("note {id}"))
+    add(&db, &note, claimed.as_deref()).await
 }
 
 #[tool_handler(router = self.tool_router)]
