@@ -61,4 +61,14 @@ fn the_exactly_once_snippets_are_the_kill_tests() {
             "src/guide/exactly_once.md's {name:?} differs from test_suite/tests/exactly_once_kill.rs; copy the test's region into the guide"
         );
     }
+    let client =
+        std::fs::read_to_string(format!("{root}/test_suite/tests/cases/keyed.rs")).unwrap();
+    let block = format!(
+        "```rust,ignore\n{}```",
+        dedented(region(&client, "client key"))
+    );
+    assert!(
+        guide.contains(&block),
+        "src/guide/exactly_once.md's client key differs from test_suite/tests/cases/keyed.rs; copy its region into the guide"
+    );
 }
