@@ -93,7 +93,7 @@ fn the_sep_3313_object() {
     assert_eq!(next, NextMove::AskUser);
     assert_eq!(
         instruction(&approval, &host::model_text(&approval, &next)),
-        "Do not repeat this call: ask the user to do what is needed.\nINTERACTION_REQUIRED (APPROVAL_REQUIRED): the transfer needs approval\nNext step: ask the account owner to approve transfer 7\nDo not repeat this call: ask the user to do what is needed."
+        "Do not repeat this call: ask the user to do what is needed."
     );
 
     // capability: the model changes its request, even if `retryable` says
@@ -152,7 +152,7 @@ fn the_sep_3313_object() {
     assert_eq!(next, NextMove::Stop);
     assert_eq!(
         instruction(&broken, &host::model_text(&broken, &next)),
-        "Do not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed.\nINTERNAL (TIMEOUT): the index is corrupt\nNext step: tell the user the index must be rebuilt\nDo not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed."
+        "Do not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed."
     );
     let unknown = host::read_tool_result(&sep_result("odd", json!({"class": "weather"}))).unwrap();
     assert_eq!(unknown.error_class, ErrorClass::Unknown);
@@ -358,7 +358,7 @@ fn the_next_move_rules() {
             &missing,
             &host::model_text(&missing, &host::next_move(&missing, CallBehaviour::READ, 1))
         ),
-        "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDid you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent."
+        "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent."
     );
     let precondition = ErrorEnvelope::new(ErrorClass::PreconditionFailed, "open a session first")
         .with_suggested_tool("open_session");
@@ -396,7 +396,7 @@ fn the_next_move_rules() {
                 }
             )
         ),
-        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: the export timed out\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
+        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
     );
     // With a tool to check with, and the arguments the server took for it
     // from the call: the move carries both, and the text names them.
@@ -415,10 +415,7 @@ fn the_next_move_rules() {
     let lead = r#"Do not repeat this call: it may already have taken effect. Call list_exports with {"folder":"q3"} now to check whether it did."#;
     assert_eq!(
         host::model_text(&checked, &next),
-        format!(
-            "{}\n{lead}\nTIMEOUT: the export timed out\n{lead}",
-            checked.to_json_string()
-        )
+        format!("{}\n{lead}", checked.to_json_string())
     );
     // The text names the move's arguments, not the envelope's: a move
     // that leaves them to the model says only the tool, after the facts.
@@ -429,10 +426,7 @@ fn the_next_move_rules() {
     let lead = "Do not repeat this call: it may already have taken effect. Call list_exports now to check whether it did.";
     assert_eq!(
         host::model_text(&checked, &bare),
-        format!(
-            "{}\n{lead}\nTIMEOUT: the export timed out\n{lead}",
-            checked.to_json_string()
-        )
+        format!("{}\n{lead}", checked.to_json_string())
     );
     // Arguments that are not an object are not a call's.
     let odd = checked.with_detail("suggested_arguments", "q3");
@@ -486,7 +480,7 @@ fn the_next_move_rules() {
             &args,
             &host::model_text(&args, &host::next_move(&args, CallBehaviour::default(), 1))
         ),
-        "Fix these arguments, then call this tool again:\n- /colum is not an argument of this tool: rename it to \"column\"\nINVALID_ARGUMENTS\nFix the arguments listed above, then call this tool again."
+        "Fix these arguments, then call this tool again:\n- /colum is not an argument of this tool: rename it to \"column\""
     );
 }
 
@@ -615,7 +609,7 @@ fn typescript_sdk_texts_that_are_not_argument_problems() {
                 &host::next_move(&disabled, CallBehaviour::READ, 1)
             )
         ),
-        "Do not repeat this call unchanged: use a supported option or another tool.\nUNSUPPORTED (TOOL_DISABLED): the tool \"add_note\" is disabled on this server\nNext step: do not call \"add_note\" again now; use another tool, or go on without it\nDo not repeat this call unchanged: use a supported option or another tool."
+        "Do not repeat this call unchanged: use a supported option or another tool."
     );
     let output = host::read_jsonrpc_error(
         -32602,
@@ -655,7 +649,7 @@ fn the_policy_bounds_every_wait() {
     // after the same facts the server sent.
     assert_eq!(
         host::model_text(&far, &host::next_move(&far, CallBehaviour::default(), 1)),
-        "{\"isError\":true,\"error_class\":\"RATE_LIMITED\",\"message\":\"slow down\",\"retry_after_ms\":259200000,\"category\":\"Technical\",\"retryable\":true}\nDo not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it.\nRATE_LIMITED: slow down\nDo not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it."
+        "{\"isError\":true,\"error_class\":\"RATE_LIMITED\",\"message\":\"slow down\",\"retry_after_ms\":259200000,\"category\":\"Technical\",\"retryable\":true}\nDo not repeat this call now: it may pass after 3 days. Tell the user when it can be tried again, or go on without it."
     );
     // A Retry-After of centuries, as seconds and as a date.
     for retry_after in ["99999999999", "Fri, 31 Dec 9999 23:59:59 GMT"] {
@@ -974,7 +968,7 @@ fn deep_input_on_a_small_stack() {
     assert!(json.starts_with(r#"{"isError":true,"error_class":"INTERNAL","message":"deep""#));
     assert_eq!(
         text,
-        "Do not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed.\nINTERNAL: deep\nDo not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed."
+        "Do not repeat this call: it failed inside the server, and changing it will not help. Tell the user it failed."
     );
     assert_eq!(data, ErrorClass::Unknown);
     assert_eq!(http, ErrorClass::InvalidArguments);

@@ -425,7 +425,7 @@ fn provided_to_mcp_result_of_a_hand_impl() {
     let expected = json!({
         "content": [
             {"type": "text", "text": CREDITS_JSON},
-            {"type": "text", "text": "Do not repeat this call: the quota is used up. Tell the user.\nQUOTA_EXCEEDED (NO_CREDITS): 0 credits left\nNext step: ask the user to top up\nDo not repeat this call: the quota is used up. Tell the user."}
+            {"type": "text", "text": "Do not repeat this call: the quota is used up. Tell the user."}
         ],
         "structuredContent": {
             "isError": true,
@@ -655,7 +655,7 @@ fn tool_results_of_an_envelope_without_category() {
             tool_call_id: "call_2".into(),
             // The JSON, then the text.
             content: format!(
-                "{content}\nDo not create it again: it already exists, so use the existing one.\nALREADY_EXISTS: taken\nDo not create it again: it already exists, so use the existing one."
+                "{content}\nDo not create it again: it already exists, so use the existing one."
             ),
             is_error: true,
             error_category: Some(UserErrorCategory::Duplicate),
@@ -689,7 +689,7 @@ fn error_text_keeps_is_error_false() {
             tool_call_id: "call_1".into(),
             content: concat!(
                 r#"{"isError":false,"error_class":"BUSY","message":"m"}"#,
-                "\nDo not repeat this call now. Tell the user it failed.\nBUSY: m\nDo not repeat this call now. Tell the user it failed."
+                "\nDo not repeat this call now. Tell the user it failed."
             )
             .into(),
             is_error: false,
@@ -716,7 +716,7 @@ fn error_text_of_a_new_envelope() {
             tool_call_id: "call_3".into(),
             content: concat!(
                 r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true}"#,
-                "\nWait 250 ms, then repeat the same call unchanged.\nBUSY: pool full\nWait 250 ms, then repeat the same call unchanged."
+                "\nWait 250 ms, then repeat the same call unchanged."
             )
             .into(),
             is_error: true,

@@ -192,7 +192,7 @@ fn mcp_result_as_json() {
                 "text": r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table or view EMPLOYES does not exist","ora_code":942,"suggested_tool":"oracle_schema_inspect","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"category":"NotFound"}"#,
             }, {
                 "type": "text",
-                "text": "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.\nOBJECT_NOT_FOUND: table or view EMPLOYES does not exist\nBackend error code: 942\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.",
+                "text": "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.",
             }],
             "structuredContent": {
                 "isError": true,
@@ -230,7 +230,7 @@ fn is_error_false_survives_every_renderer() {
     let mcp = json!({
         "content": [
             {"type": "text", "text": json},
-            {"type": "text", "text": "Do not repeat this call now. Tell the user it failed.\nBUSY: m\nDo not repeat this call now. Tell the user it failed."}
+            {"type": "text", "text": "Do not repeat this call now. Tell the user it failed."}
         ],
         "structuredContent": {"isError": false, "error_class": "BUSY", "message": "m"},
         "isError": false,
@@ -270,7 +270,7 @@ fn provider_shapes() {
     assert_eq!(
         text.to_gemini_part("run_job"),
         json!({"functionResponse": {"id": "toolu_01", "name": "run_job", "response": {
-            "error": format!("{content}\nRepeat the same call unchanged; it may succeed now.\nTIMEOUT: slow\nRepeat the same call unchanged; it may succeed now.")
+            "error": format!("{content}\nRepeat the same call unchanged; it may succeed now.")
         }}})
     );
 
@@ -306,7 +306,7 @@ fn text_form() {
         result.content,
         concat!(
             r#"{"isError":true,"error_class":"INTERNAL","message":"boom","next_steps":["the call may have taken effect: check its result before repeating it"],"category":"Technical","effect":"unknown"}"#,
-            "\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nINTERNAL: boom\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
+            "\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
         )
     );
     assert_eq!(result.error_category, Some(UserErrorCategory::Technical));

@@ -7,7 +7,7 @@
 //! ```text
 //! {"commit": "<git HEAD>" | null,
 //!  "scenarios": [{"id": "...", "renderings": {"json": "...", "text": "...", "mcp_text": "...",
-//!                 "sep3313": "...", "model_text": "...", "lean": "...", "lead": "...",
+//!                 "sep3313": "...", "model_text": "...", "whole": "...", "lead": "...",
 //!                 "python_sdk": "..." | null, "ts_sdk": "..."}}]}
 //! ```
 //!
@@ -25,12 +25,10 @@
 //!   the argument paths fitted to the call, `envelope::host::next_move`
 //!   with the tool's declared annotations (first failure), and
 //!   `envelope::host::model_text`;
-//! - `lean`, `lead`: two shorter forms of the default, for measuring it:
-//!   the JSON and the text's lines before its facts line (the move and
-//!   the argument fixes), and those lines alone; `sandwich`: those lines,
-//!   the JSON, and the text's last line (the move again); `lead_json`:
-//!   those lines, then the JSON; `lean_closing`: `lean` and the text's
-//!   last line;
+//! - `whole`, `lead`: the default's neighbours, for measuring it: the
+//!   JSON and the envelope's whole text (its `Display`: the move, the facts
+//!   as lines, the move again; the default before round 5), and the
+//!   default's second block alone (the move and the argument fixes);
 //! - `python_sdk`, `ts_sdk`: what a server of the official Python SDK
 //!   (`mcp` 2.3) or TypeScript SDK (1.32, zod 4) sends for the same failure,
 //!   in the formats captured in `test_suite/tests/e2e/fixtures/`. `null`
@@ -1862,22 +1860,12 @@ async fn main() {
             scenario["class"],
             envelope.to_json_string(),
         );
-        // Two shorter forms of the default, measured against it: the JSON
-        // and the text's lead (the move and the argument fixes) without
-        // the facts the JSON already holds or the move said again last
-        // (`lean`), and the lead alone (`lead`).
+        // The default's neighbours, measured against it: the JSON and the
+        // whole text (`whole`), and the text's lead alone (`lead`).
         let text = envelope.to_string();
         let lead = lead_of(&envelope, &text);
         let json = envelope.to_json_string();
-        let closing = text.lines().last().unwrap_or_default();
-        renderings["lean"] = format!("{json}\n{lead}").into();
-        // The lead first and the move last, the JSON (the facts) between:
-        // the text's order with the JSON in place of its facts lines
-        // (`sandwich`); the lead, then the JSON (`lead_json`).
-        renderings["sandwich"] = format!("{lead}\n{json}\n{closing}").into();
-        renderings["lead_json"] = format!("{lead}\n{json}").into();
-        // `lean` with the move said again last (`lean_closing`).
-        renderings["lean_closing"] = format!("{json}\n{lead}\n{closing}").into();
+        renderings["whole"] = format!("{json}\n{text}").into();
         renderings["lead"] = lead.into();
         let peers = scenario.get("peers");
         renderings["python_sdk"] =

@@ -149,7 +149,7 @@ fn object_not_found_renders_exactly() {
     assert_eq!(json, error.to_json_string());
     assert_eq!(
         text,
-        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect.\nOBJECT_NOT_FOUND: object EMPLOYES does not exist\nNext step: check the spelling of EMPLOYES\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect."
+        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect."
     );
 }
 

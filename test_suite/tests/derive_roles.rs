@@ -139,8 +139,13 @@ fn secret_never_rendered() {
         Some(UserErrorCategory::WorkflowDependency)
     );
     assert!(!result.content.contains("hunter2"));
-    let text = "Do not repeat this call: ask the user to sign in again.\nUNAUTHENTICATED (LOGIN_FAILED): login failed for ada\nHelp: https://example.com/db-errors\nDo not repeat this call: ask the user to sign in again.";
-    assert_eq!(err.to_envelope().to_string(), text);
+    // The `Display` is the whole text; what a model reads is the JSON and
+    // the text's lead.
+    assert_eq!(
+        err.to_envelope().to_string(),
+        "Do not repeat this call: ask the user to sign in again.\nUNAUTHENTICATED (LOGIN_FAILED): login failed for ada\nHelp: https://example.com/db-errors\nDo not repeat this call: ask the user to sign in again."
+    );
+    let text = "Do not repeat this call: ask the user to sign in again.";
     assert_eq!(
         err.to_tool_result("c").content,
         format!("{expected}\n{text}")

@@ -90,7 +90,7 @@ fn a_vec_of_boxed_trait_objects_renders_tool_results() {
         json!({
             "content": [
                 {"type": "text", "text": READ_ONLY_JSON},
-                {"type": "text", "text": "Do not repeat this call: a policy forbids it. Tell the user.\nPOLICY_DENIED (READ_ONLY): writes are disabled\nDo not repeat this call: a policy forbids it. Tell the user."}
+                {"type": "text", "text": "Do not repeat this call: a policy forbids it. Tell the user."}
             ],
             "structuredContent": {
                 "isError": true,

@@ -274,12 +274,7 @@ async fn a_near_miss_of_a_sent_value_is_the_corrected_call() {
         })
     );
     let lead = r#"Call this tool again with these arguments: {"schema":"HR","table":"EMPLOYEES"}"#;
-    assert_eq!(
-        text,
-        format!(
-            "{lead}\nOBJECT_NOT_FOUND (TABLE_NOT_FOUND): no table EMPLOYES\nDid you mean: \"EMPLOYEES\"\nSuggested tool: list_tables\ntable: EMPLOYES\n{lead}"
-        )
-    );
+    assert_eq!(text, lead);
 }
 
 #[tokio::test]
@@ -295,10 +290,7 @@ async fn the_check_of_a_write_names_its_call() {
     );
     assert_eq!(envelope["effect"], "unknown");
     let lead = r#"Do not repeat this call: it may already have taken effect. Call list_orders with {"customer_id":"c-4"} now to check whether it did."#;
-    assert_eq!(
-        text,
-        format!("{lead}\nTIMEOUT (ORDER_TIMEOUT): the operation timed out\n{lead}")
-    );
+    assert_eq!(text, lead);
 }
 
 #[tokio::test]
@@ -310,12 +302,7 @@ async fn a_detail_of_the_failure_fills_the_suggested_call() {
         json!({"id": "n-5", "suggested_arguments": {"body": "milk", "id": "n-5"}})
     );
     let lead = r#"Call update_note with {"body":"milk","id":"n-5"} now; do not repeat this call unchanged before that."#;
-    assert_eq!(
-        text,
-        format!(
-            "{lead}\nALREADY_EXISTS (NOTE_EXISTS): a note titled Groceries exists\nid: n-5\n{lead}"
-        )
-    );
+    assert_eq!(text, lead);
 }
 
 #[tokio::test]
@@ -323,10 +310,7 @@ async fn no_call_is_offered_without_every_required_argument() {
     let (envelope, text) = failure("run_query", json!({"sql": "SELECT 1"})).await;
     assert_eq!(envelope.get("details"), None);
     let lead = "Call connect now; do not repeat this call unchanged before that.";
-    assert_eq!(
-        text,
-        format!("{lead}\nPRECONDITION_FAILED (NOT_CONNECTED): no database connected\n{lead}")
-    );
+    assert_eq!(text, lead);
 }
 
 #[tokio::test]
@@ -348,9 +332,7 @@ async fn a_read_out_of_range_is_sent_again_at_the_bound() {
     let lead = r#"Call this tool again with these arguments: {"limit":100,"query":"chair"}"#;
     assert_eq!(
         text,
-        format!(
-            "{lead}\n- /limit must be an integer from 1 to 100: send 100\nINVALID_ARGUMENTS (LIMIT_OUT_OF_RANGE)\n{lead}"
-        )
+        format!("{lead}\n- /limit must be an integer from 1 to 100: send 100")
     );
     // A write's number is the user's: the bounds, and no value to send.
     let (envelope, text) = failure("add_order", json!({"query": "chair", "limit": 500})).await;
@@ -370,10 +352,5 @@ async fn the_router_says_its_own_busy_wait() {
     let (envelope, text) = failure_on(router, "lock_rows", json!({})).await;
     assert_eq!(envelope["retry_after_ms"], 2500);
     assert_eq!(envelope["error_class"], "BUSY");
-    assert_eq!(
-        text,
-        "Wait 2500 ms, then repeat the same call unchanged.\n\
-         BUSY (IO_WOULD_BLOCK): the server is busy\n\
-         Wait 2500 ms, then repeat the same call unchanged."
-    );
+    assert_eq!(text, "Wait 2500 ms, then repeat the same call unchanged.");
 }

@@ -128,10 +128,10 @@ fn the_server_and_the_host_say_the_same() {
                     "{class:?} {behaviour:?} {failure:?}"
                 );
                 // A failure of the server's own type, through the `Envelope`
-                // trait, says the same.
+                // trait, says the same: the JSON, then the move's lead.
                 assert_eq!(
                     shown(&sent.to_mcp_result()),
-                    format!("{}\n{}", sent.to_json_string(), sent)
+                    host::model_text(&sent, &server_move)
                 );
                 moves.insert(name(&server_move));
                 checked += 1;

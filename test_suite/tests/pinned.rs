@@ -86,7 +86,7 @@ fn missing() -> Backend {
 
 const MISSING_JSON: &str = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no table EMPLOYES","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"code":"MISSING","category":"MissingContext"}"#;
 
-const MISSING_TEXT: &str = "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND (MISSING): no table EMPLOYES\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.";
+const MISSING_TEXT: &str = "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.";
 
 fn missing_mcp() -> Value {
     json!({
@@ -128,7 +128,7 @@ fn to_mcp_result_of_a_derived_type() {
             )
         }, {
             "type": "text",
-            "text": "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT: the operation timed out\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
+            "text": "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
         }],
         "structuredContent": {
             "isError": true,

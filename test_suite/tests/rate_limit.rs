@@ -124,7 +124,7 @@ async fn a_refused_mcp_call_is_a_tool_error_and_never_runs() {
     // What a model reads: the wait, then the repeat.
     assert_eq!(
         result.content[1].as_text().unwrap().text,
-        "Wait 1200 ms, then repeat the same call unchanged.\nRATE_LIMITED: the rate limit of 60 calls per 60 s was reached\nlimit: 60\nremaining: 0\nwindow_ms: 60000\nWait 1200 ms, then repeat the same call unchanged."
+        "Wait 1200 ms, then repeat the same call unchanged."
     );
     assert_eq!(
         RetryPolicy::default().next_move(&read, write(), 1),

@@ -893,10 +893,13 @@ mod code_mode_port {
                 })
             );
             let mcp = error.to_mcp_result();
+            // What a model reads: the JSON, then the text's lead (its
+            // first line here: no argument problems to list).
+            let lead = text.lines().next().unwrap();
             assert_eq!(
                 mcp,
                 serde_json::json!({
-                    "content": [{"type": "text", "text": json}, {"type": "text", "text": text}],
+                    "content": [{"type": "text", "text": json}, {"type": "text", "text": lead}],
                     "structuredContent": serde_json::from_str::<serde_json::Value>(json).unwrap(),
                     "isError": true,
                     "resultType": "complete"
@@ -1194,7 +1197,7 @@ mod quickstart_example {
             assert_eq!(
                 mcp,
                 serde_json::json!({
-                    "content": [{"type": "text", "text": json}, {"type": "text", "text": ErrorEnvelope::from(error).to_string()}],
+                    "content": [{"type": "text", "text": json}, {"type": "text", "text": ErrorEnvelope::from(error).to_string().lines().next().unwrap()}],
                     "structuredContent": serde_json::from_str::<serde_json::Value>(json).unwrap(),
                     "isError": true,
                     "resultType": "complete"

@@ -75,7 +75,7 @@ async fn replays() -> (Value, Value, u32, u32) {
     // What a model reads of it.
     assert_eq!(
         keyed_call::text(&again),
-        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTRANSIENT (RELAY_DROPPED): the mail relay dropped the connection\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
+        "Do not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect."
             .replace(
                 "connection\n",
                 &format!("connection\nNext step: {}\nCorrelation id: {}\n", STEP, mcp["correlation_id"].as_str().unwrap()),

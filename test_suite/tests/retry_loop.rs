@@ -140,10 +140,7 @@ async fn gives_up_after_the_policys_repeats_with_the_text_for_the_model() {
         // The facts the server sent, then the host's policy: the repeats
         // are used up (not "it may have taken effect": a read).
         failure.model_text,
-        format!(
-            "{}\n{said}\nBUSY (REFRESHING): the stock table is being refreshed\nCorrelation id: run-1-call-1\n{said}",
-            failure.envelope.to_json_string()
-        )
+        format!("{}\n{said}", failure.envelope.to_json_string())
     );
     assert_eq!(calls.load(Ordering::SeqCst), 3);
 }
@@ -173,7 +170,7 @@ async fn a_hint_beyond_the_longest_wait_is_not_waited() {
     assert_eq!(
         failure.model_text,
         format!(
-            "{}\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.\nBUSY (REFRESHING): the stock table is being refreshed\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.",
+            "{}\nDo not repeat this call now: it may pass after 6 h. Tell the user when it can be tried again, or go on without it.",
             failure.envelope.to_json_string()
         )
     );
@@ -224,7 +221,7 @@ async fn an_attempt_that_hangs_is_cut_at_the_call_timeout() {
     assert_eq!(
         failure.model_text,
         format!(
-            "{}\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.\nTIMEOUT (REQUEST_TIMEOUT): the tool call timed out before the server answered\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.",
+            "{}\nDo not repeat this call: it may already have taken effect. Tell the user it failed and may have taken effect.",
             failure.envelope.to_json_string()
         )
     );

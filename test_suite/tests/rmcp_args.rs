@@ -172,9 +172,10 @@ fn the_envelope_as_a_tool_error_is_text_only() {
         result.content[0].as_text().expect("text").text,
         envelope.to_json_string()
     );
+    // The text's lead: the facts are in the JSON above.
     assert_eq!(
         result.content[1].as_text().expect("text").text,
-        envelope.to_string()
+        "Fix these arguments, then call this tool again:\n- /table is missing: add it"
     );
     assert_eq!(
         serde_json::to_value(&result).unwrap()["resultType"],
@@ -194,7 +195,7 @@ fn result_string_error_envelope_is_a_tool_result() {
                 "text": r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true}"#,
             }, {
                 "type": "text",
-                "text": "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full\nWait 250 ms, then repeat the same call unchanged.",
+                "text": "Wait 250 ms, then repeat the same call unchanged.",
             }],
             "isError": true,
             "resultType": "complete",

@@ -113,7 +113,7 @@ fn derived_error_is_a_tool_error_result() {
         vec![
             ContentBlock::text(MISSING_JSON),
             ContentBlock::text(
-                "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent; if none of these is meant, call list_tables.\nOBJECT_NOT_FOUND (MISSING): table EMPLOYES does not exist\nDid you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent; if none of these is meant, call list_tables."
+                "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent; if none of these is meant, call list_tables."
             ),
         ]
     );
@@ -184,7 +184,7 @@ fn generic_and_lifetime_parameterized_types() {
         key: 7_u8,
         table: &table,
     };
-    let expected = "Do not repeat this call unchanged: use a name that exists.\nOBJECT_NOT_FOUND (MISSING): no 7 in users\nDo not repeat this call unchanged: use a name that exists.";
+    let expected = "Do not repeat this call unchanged: use a name that exists.";
     let json = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no 7 in users","code":"MISSING","category":"NotFound"}"#;
     assert_eq!(
         CallToolResult::from(Lookup::Missing {

@@ -88,12 +88,13 @@ pub trait Envelope {
     /// The LLM tool result for the tool call `tool_call_id`, in the shape of
     /// `multi-llm`'s `ToolResult`: `content` is what a model reads, the
     /// same as the text blocks of [`to_mcp_result`](Envelope::to_mcp_result)
-    /// joined by a newline: the envelope's compact JSON on the first line,
-    /// then its `Display` (what to do first, then the class, message and
-    /// the rest, one per line, and what to do again, last). `is_error` is
-    /// the envelope's flag, `error_category` its category (the class's
-    /// default when it has none). The recovery benchmark
-    /// (`scripts/recovery/`, `BENCHMARKS.md`) measured this content against
+    /// joined by a newline: the envelope's compact JSON on the first line
+    /// (the facts), then the lead of its text (what to do, and each
+    /// argument problem as its fix; the whole text with the facts as lines
+    /// is the `Display`). `is_error` is the envelope's flag,
+    /// `error_category` its category (the class's default when it has
+    /// none). The recovery benchmark (`scripts/recovery/`, `BENCHMARKS.md`)
+    /// measured this content against the JSON followed by the whole text,
     /// the JSON alone and the text alone with real models; the JSON alone,
     /// the seed's form, is
     /// [`to_tool_result_json`](Envelope::to_tool_result_json).

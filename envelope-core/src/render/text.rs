@@ -1,7 +1,9 @@
-//! The text a model reads: `ErrorEnvelope`'s `Display`, which is the
-//! content of a tool result and the last text block of an MCP result;
-//! the host's `model_text` writes the same text. Both render one move, the
-//! one decision's ([`NextMove::of`]), as the first and the last sentence.
+//! The text a model reads. Its lead (the move and each argument problem as
+//! its fix) follows the envelope's JSON in a tool result's content and an
+//! MCP result's text blocks ([`blocks`]), and in the host's `model_text`;
+//! the whole text, `ErrorEnvelope`'s `Display`, adds the facts as lines
+//! and says the move again last, for a reader without the JSON. Each
+//! renders one move, the one decision's ([`NextMove::of`]).
 //!
 //! Written for acting, not for logging. The principles, measured with a
 //! real model by the recovery benchmark (`scripts/recovery/`):
@@ -36,24 +38,7 @@ pub(crate) fn write(
     next: &NextMove,
 ) -> fmt::Result {
     let act = envelope.error_class.act();
-    // The class's own sentence says what to do (and who acts) when the
-    // move says no more than "change the call", "ask the user" or "stop".
-    let class_sentence = match next {
-        NextMove::FixArguments {
-            problems,
-            arguments: None,
-        } => problems.is_empty(),
-        NextMove::ChangeCall => true,
-        NextMove::AskUser | NextMove::Stop => says_no_repeat(act),
-        _ => false,
-    };
-    sentence(out, envelope, next, class_sentence, false)?;
-    // The argument problems right under the lead that announces them.
-    let corrected = offered(&envelope.details, CORRECTED_ARGUMENTS);
-    for problem in &envelope.argument_errors {
-        out.write_str("\n- ")?;
-        fix(out, problem, corrected)?;
-    }
+    let class_sentence = lead(out, envelope, next)?;
     write!(out, "\n{}", envelope.error_class)?;
     if let Some(code) = envelope
         .code
@@ -154,6 +139,36 @@ pub(crate) fn write(
     // first and what it read last.
     out.write_str("\n")?;
     sentence(out, envelope, next, class_sentence, true)
+}
+
+/// Writes the lead of the text of `envelope`: `next`'s sentence, then
+/// each argument problem as its fix, the lines a model acts on; the facts
+/// (class, code, message, near misses, steps, hints) follow in [`write`].
+/// Returns whether the sentence is the class's own.
+fn lead(
+    out: &mut impl fmt::Write,
+    envelope: &ErrorEnvelope,
+    next: &NextMove,
+) -> Result<bool, fmt::Error> {
+    // The class's own sentence says what to do (and who acts) when the
+    // move says no more than "change the call", "ask the user" or "stop".
+    let class_sentence = match next {
+        NextMove::FixArguments {
+            problems,
+            arguments: None,
+        } => problems.is_empty(),
+        NextMove::ChangeCall => true,
+        NextMove::AskUser | NextMove::Stop => says_no_repeat(envelope.error_class.act()),
+        _ => false,
+    };
+    sentence(out, envelope, next, class_sentence, false)?;
+    // The argument problems right under the lead that announces them.
+    let corrected = offered(&envelope.details, CORRECTED_ARGUMENTS);
+    for problem in &envelope.argument_errors {
+        out.write_str("\n- ")?;
+        fix(out, problem, corrected)?;
+    }
+    Ok(class_sentence)
 }
 
 /// The move's sentence; `class_sentence` for the class's own sentence
@@ -336,8 +351,9 @@ fn fix(
 }
 
 impl fmt::Display for ErrorEnvelope {
-    /// The text a model reads: what to do first, then the class, code and
-    /// message, each argument problem as its fix, the near misses, the
+    /// The whole text, for a reader without the JSON (a model shown the
+    /// text alone, a log, a person): what to do first, then the class,
+    /// code and message, each argument problem as its fix, the near misses, the
     /// suggested tool, the next steps, the retry hint, the details, the
     /// backend code, the correlation id and the help URL, each on a line
     /// of its own and only when set (see the module docs of
@@ -361,16 +377,20 @@ impl fmt::Display for ErrorEnvelope {
 
 /// What a model reads of a failure, in order: the envelope's JSON (the
 /// facts, as a machine reads them; an MCP result with structured content
-/// repeats it as text, as the specification asks), then its text (the
-/// `Display`: what to do first, and again last), so that the instruction
-/// comes after the facts. The content blocks of an MCP error result, and,
-/// joined by a newline, the `content` of a tool result. The recovery
-/// benchmark (`BENCHMARKS.md`) measured this order against the JSON alone,
-/// the text alone and the text first: a small model acts right most often
-/// with it. The JSON is serialized from the struct, not from a `Value`,
-/// whose key order depends on serde_json's features.
+/// repeats it as text, as the specification asks), then the lead of its
+/// text: the one decision's move ([`NextMove::of`]) and each argument
+/// problem as its fix. The facts are said once, in the JSON; the
+/// `Display` (the lead, the facts as lines, the move again) is the text
+/// for a reader without the JSON. The content blocks of an MCP error
+/// result, and, joined by a newline, the `content` of a tool result. The
+/// recovery benchmark (`BENCHMARKS.md`) measured this form against the
+/// JSON followed by the whole `Display`, the JSON alone and the text
+/// alone: as right or more on both models, in 30 % fewer tokens. The JSON
+/// is serialized from the struct, not from a `Value`, whose key order
+/// depends on serde_json's features.
 pub(crate) fn blocks(envelope: &ErrorEnvelope) -> [String; 2] {
-    [envelope.json_string(), envelope.to_string()]
+    let next = NextMove::of(envelope, &Attempt::default());
+    [envelope.json_string(), lead_string(envelope, &next)]
 }
 
 /// [`blocks`] as one text, joined by a newline: a tool result's `content`.
@@ -380,9 +400,18 @@ pub(crate) fn joined(envelope: &ErrorEnvelope) -> String {
 }
 
 /// The two parts of what a model reads as one text: the JSON, a newline,
-/// the text (also the host's `model_text`, with its own text).
+/// the text (also the host's `model_text`, with its own move).
 pub(crate) fn join(json: &str, text: &str) -> String {
     format!("{json}\n{text}")
+}
+
+/// The lead of the text of `envelope` with `next` (see [`lead`]), as a
+/// string.
+pub(crate) fn lead_string(envelope: &ErrorEnvelope, next: &NextMove) -> String {
+    let mut text = String::new();
+    // Writing to a `String` cannot fail.
+    let _ = lead(&mut text, envelope, next);
+    text
 }
 
 /// The text of `envelope` with `next` first and last, as a string (see

@@ -780,7 +780,7 @@ mod tests {
 
     const BUSY_JSON: &str = r#"{"isError":true,"error_class":"BUSY","message":"pool full","retry_after_ms":250,"category":"Technical","retryable":true,"correlation_id":"c-1"}"#;
 
-    const BUSY_TEXT: &str = "Wait 250 ms, then repeat the same call unchanged.\nBUSY: pool full\nWait 250 ms, then repeat the same call unchanged.";
+    const BUSY_TEXT: &str = "Wait 250 ms, then repeat the same call unchanged.";
 
     #[test]
     fn from_envelope_matches_the_json_renderer() {
