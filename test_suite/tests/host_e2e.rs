@@ -502,10 +502,7 @@ async fn python_sdk_server() {
     let said = "Do not repeat this call now: it failed on all 2 tries the host makes. Tell the user it failed; it may pass later.";
     assert_eq!(
         failure.model_text,
-        format!(
-            "{}\n{said}\nRATE_LIMITED: Rate limited: try again later\n{said}",
-            failure.envelope.to_json_string()
-        )
+        format!("{}\n{said}", failure.envelope.to_json_string())
     );
     let failure = host::call_tool(
         session.client.peer(),

@@ -279,11 +279,13 @@ fn tool_failure_meta(transcript: &Value, call: &Value, envelope: &Value) -> Opti
 /// [`tool_failure_meta`].
 fn error_result(transcript: &Value, id: &str, text: &str, structured: bool) -> Value {
     let envelope: Value = serde_json::from_str(text).expect("envelope JSON");
-    // The JSON, then the text a model reads (the envelope's `Display`,
-    // pinned by the wire tests).
+    // The JSON, then the lead a model reads: the second line of the tool
+    // result's content (pinned by the wire tests).
     let read: envelope::ErrorEnvelope = serde_json::from_str(text).expect("an envelope");
+    let content = envelope::Envelope::to_tool_result(&read, "call").content;
+    let (_, lead) = content.split_once('\n').expect("the JSON, then the lead");
     let mut expected = json!({
-        "content": [{"type": "text", "text": text}, {"type": "text", "text": read.to_string()}],
+        "content": [{"type": "text", "text": text}, {"type": "text", "text": lead}],
         "isError": true,
         "resultType": "complete",
     });
