@@ -108,7 +108,6 @@ async fn add(db: &Db, note: &NewNote, claimed: Option<&Claimed>) -> Result<Strin
     Ok(format!("note {id}"))
 }
 
-// guide: record_in sqlite start
 /// Writes `note`, and marks the key of `claimed` (`None`: no key) as
 /// written, in one transaction: both commit, or neither.
 fn add_sqlite(
@@ -127,9 +126,7 @@ fn add_sqlite(
     transaction.commit()?;
     Ok(id)
 }
-// guide: record_in sqlite end
 
-// guide: record_in postgres start
 /// The same in Postgres, through sqlx.
 async fn add_postgres(
     pool: &sqlx::PgPool,
@@ -149,7 +146,6 @@ async fn add_postgres(
     pause(note, 2).await;
     Ok(id)
 }
-// guide: record_in postgres end
 
 /// The pause `note` asks for at `phase` (0: before the write, 1: inside
 /// the transaction, 2: after the commit).
@@ -190,7 +186,6 @@ async fn serve(path: &Path) {
             }
         };
     if std::env::var_os(HTTP_VAR).is_some() {
-        // guide: record_in keys start
         let keys = Keys::required(store).rerun_after_lease();
         let app = axum::Router::new()
             .route(
@@ -199,7 +194,6 @@ async fn serve(path: &Path) {
             )
             .with_state(db)
             .answer_failures();
-        // guide: record_in keys end
         let listener = tokio::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))
             .await
             .unwrap();
@@ -207,11 +201,9 @@ async fn serve(path: &Path) {
         axum::serve(listener, app).await.unwrap();
         return;
     }
-    // guide: record_in idempotency start
     let idempotency = Idempotency::new(store)
         .require("add_note")
         .rerun_after_lease("add_note");
-    // guide: record_in idempotency end
     let server = Notes {
         tool_router: envelope::rmcp::Router::new(Notes::tool_router())
             .with_idempotency(idempotency),

@@ -4,7 +4,6 @@
 use rmcp::model::{CallToolRequestParams, CallToolResult, MetaObject, RequestMetaObject};
 use serde_json::Value;
 
-// guide: client key start
 /// A call of `tool` with `arguments`, and `_meta.idempotencyKey` when
 /// `key` is given.
 pub fn call(tool: &'static str, arguments: Value, key: Option<&str>) -> CallToolRequestParams {
@@ -17,7 +16,6 @@ pub fn call(tool: &'static str, arguments: Value, key: Option<&str>) -> CallTool
     }
     params
 }
-// guide: client key end
 
 /// The result's last text block: a success's only one, an error's text
 /// a model reads (after the envelope's JSON).
