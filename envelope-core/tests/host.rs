@@ -890,6 +890,15 @@ fn what_hostile_peers_found() {
     // A float `retryAfterMs` is read, rounded up.
     let read = host::read_jsonrpc_error(-32023, "slow", Some(&json!({"retryAfterMs": 1000.5})));
     assert_eq!(read.retry_after_ms, Some(1001));
+    // A negative one is no wait at all (not a wait of 0 ms), and the
+    // other members are still read.
+    let read = host::read_jsonrpc_error(
+        -32023,
+        "slow",
+        Some(&json!({"retryAfterMs": -1500.0, "limit": 60, "remaining": 0})),
+    );
+    assert_eq!(read.retry_after_ms, None);
+    assert_eq!(read.to_json()["details"], json!({"limit": 60, "remaining": 0}));
 }
 
 /// `depth` arrays nested in one another, built and taken apart without

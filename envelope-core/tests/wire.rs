@@ -424,6 +424,28 @@ fn server_resource_classes() {
             r#""category":"Technical","effect":"unknown"}"#,
         )
     );
+
+    // The judgement of whether a later attempt may succeed is the new
+    // class's: an author's `retryable` on a missing row of an idempotent
+    // call does not make the internal failure retryable (the call's
+    // idempotence carries over).
+    let missing = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "no such table: audit_log")
+        .idempotent()
+        .with_retryable(true);
+    assert!(missing.retryable);
+    assert_eq!(
+        missing.for_server_resource().to_json_string(),
+        concat!(
+            r#"{"isError":true,"error_class":"INTERNAL","#,
+            r#""message":"an internal error occurred; changing the call will not help","#,
+            r#""category":"Technical","effect":"unknown"}"#,
+        )
+    );
+    let limited = ErrorEnvelope::new(ErrorClass::RateLimited, "the upstream quota is spent")
+        .idempotent()
+        .with_retryable(false)
+        .for_server_resource();
+    assert!(limited.retryable);
 }
 
 /// A derived catalog's entries (what `#[derive(Envelope)]` generates
