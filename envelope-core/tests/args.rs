@@ -272,6 +272,13 @@ fn unknown_variant_with_suggestion() {
             "suggestions": ["FULL_SCAN"],
         }])
     );
+    // The one near miss is the value to send.
+    let envelope =
+        args::parse::<Search>(json!({"tableName": "T", "mode": "FULLSCAN"})).unwrap_err();
+    assert_eq!(
+        envelope.details["corrected_arguments"],
+        json!({"tableName": "T", "mode": "FULL_SCAN"})
+    );
 }
 
 #[test]
@@ -1517,6 +1524,39 @@ fn args_names_keys_the_schema_does_not_list() {
         envelope.to_string().lines().next(),
         Some(r#"Call this tool again with these arguments: {"title":"milk"}"#)
     );
+    // The one unknown key without a near miss fills the one missing key,
+    // beside a key renamed to its near miss.
+    let args::Args(checked) =
+        serde_json::from_value::<args::Args<NewNote>>(json!({"bdy": "oat", "payload": "milk"}))
+            .unwrap();
+    let envelope = checked.expect_err("title is missing");
+    assert_eq!(
+        problems(&envelope),
+        json!([
+            {"path": "/title", "kind": "missing"},
+            {"path": "/bdy", "kind": "unknown_field", "received": "string", "suggestions": ["body"]},
+            {"path": "/payload", "kind": "unknown_field", "received": "string", "suggestions": ["title"]},
+        ])
+    );
+    assert_eq!(
+        envelope.details["corrected_arguments"],
+        json!({"title": "milk", "body": "oat"})
+    );
+    // Two unknown keys for one missing key: which one is meant is not
+    // known, so neither is renamed or suggested.
+    let args::Args(checked) =
+        serde_json::from_value::<args::Args<NewNote>>(json!({"payload": "milk", "content": "oat"}))
+            .unwrap();
+    let envelope = checked.expect_err("title is missing");
+    assert_eq!(
+        problems(&envelope),
+        json!([
+            {"path": "/title", "kind": "missing"},
+            {"path": "/content", "kind": "unknown_field", "received": "string"},
+            {"path": "/payload", "kind": "unknown_field", "received": "string"},
+        ])
+    );
+    assert!(envelope.details.is_empty());
     // A key the type ignores is no problem when the arguments are right.
     let args::Args(checked) =
         serde_json::from_value::<args::Args<NewNote>>(json!({"title": "milk", "colour": "red"}))

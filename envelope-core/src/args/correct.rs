@@ -6,9 +6,9 @@
 //! The fixes made, and only these:
 //!
 //! - an unknown key with a near miss among the argument type's names, or
-//!   the one unknown key of an object that lacks exactly one required key,
-//!   is renamed (`note_id` → `id`; the missing key also becomes the unknown
-//!   key's suggestion);
+//!   the one unknown key without a near miss of an object that lacks
+//!   exactly one required key, is renamed (`note_id` → `id`; the missing
+//!   key also becomes the unknown key's suggestion);
 //! - a string where an integer, a number or a boolean belongs, that reads
 //!   as one (`"20"` → `20`, `"true"` → `true`), becomes that value;
 //! - a value that is not one of an enum's names, with exactly one near
@@ -47,19 +47,16 @@ pub(crate) fn offer<T: DeserializeOwned>(
     }
 }
 
-/// Gives the one unknown key of an object that lacks exactly one required
-/// key, and has no near miss of its own, that key as its suggestion.
+/// Gives each unknown key without a near miss of its own the name of a
+/// required key its object lacks, as its suggestion. Only a pairing that
+/// is one to one survives: [`corrected`] refuses two keys renamed to one
+/// name and a missing key left unfilled, and [`offer`] keeps the
+/// suggestions only with the corrected arguments.
 fn pair_renames(problems: &mut [ArgumentError]) {
     let parent = |path: &str| {
         path.rsplit_once('/')
             .map_or("", |(parent, _)| parent)
             .to_owned()
-    };
-    let count = |problems: &[ArgumentError], kind, parent_path: &str| {
-        problems
-            .iter()
-            .filter(|p| p.kind == kind && parent(&p.path) == parent_path)
-            .count()
     };
     for i in 0..problems.len() {
         let problem = &problems[i];
@@ -67,11 +64,6 @@ fn pair_renames(problems: &mut [ArgumentError]) {
             continue;
         }
         let object = parent(&problem.path);
-        if count(problems, ArgumentErrorKind::UnknownField, &object) != 1
-            || count(problems, ArgumentErrorKind::Missing, &object) != 1
-        {
-            continue;
-        }
         let missing = problems
             .iter()
             .find(|p| p.kind == ArgumentErrorKind::Missing && parent(&p.path) == object)
