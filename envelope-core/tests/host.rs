@@ -898,7 +898,10 @@ fn what_hostile_peers_found() {
         Some(&json!({"retryAfterMs": -1500.0, "limit": 60, "remaining": 0})),
     );
     assert_eq!(read.retry_after_ms, None);
-    assert_eq!(read.to_json()["details"], json!({"limit": 60, "remaining": 0}));
+    assert_eq!(
+        read.to_json()["details"],
+        json!({"limit": 60, "remaining": 0})
+    );
 }
 
 /// `depth` arrays nested in one another, built and taken apart without
@@ -1061,4 +1064,121 @@ fn instruction(envelope: &ErrorEnvelope, text: &str) -> String {
     let (json, rest) = text.split_once('\n').expect("the JSON, then the text");
     assert_eq!(json, envelope.to_json_string());
     rest.to_owned()
+}
+
+/// `levels` objects nested in one another around a string.
+fn objects(levels: usize) -> Value {
+    let mut value = json!("bottom");
+    for _ in 0..levels {
+        let mut object = serde_json::Map::new();
+        object.insert("a".into(), value);
+        value = Value::Object(object);
+    }
+    value
+}
+
+#[test]
+fn ours_nests_at_most_max_depth_levels_of_objects_or_arrays() {
+    // The envelope is the first level, its `details` the second.
+    let inner = host::MAX_DEPTH - 2;
+    for nest in [objects as fn(usize) -> Value, nested] {
+        let mut envelope = serde_json::Map::new();
+        envelope.insert("error_class".into(), json!("BUSY"));
+        envelope.insert("message".into(), json!("the pool is full"));
+        envelope.insert("details".into(), json!({"deep": nest(inner)}));
+        let at_the_bound = Value::Object(envelope.clone());
+        let read = host::read_jsonrpc_error(-32000, "busy", Some(&at_the_bound));
+        assert_eq!(read.error_class, ErrorClass::Busy);
+        envelope.insert("details".into(), json!({"deep": nest(inner + 1)}));
+        let past_it = Value::Object(envelope);
+        let read = host::read_jsonrpc_error(-32000, "busy", Some(&past_it));
+        assert_eq!(read.error_class, ErrorClass::Unknown);
+        assert_eq!(read.code.as_deref(), Some("JSONRPC_32000"));
+    }
+}
+
+#[test]
+fn the_default_policy_waits_five_minutes_at_most() {
+    let limited =
+        |ms: u64| ErrorEnvelope::new(ErrorClass::RateLimited, "slow down").with_retry_after_ms(ms);
+    assert_eq!(
+        host::next_move(&limited(300_000), CallBehaviour::default(), 1),
+        NextMove::Repeat {
+            after: Duration::from_secs(300)
+        }
+    );
+    assert_eq!(
+        host::next_move(&limited(300_001), CallBehaviour::default(), 1),
+        NextMove::Postpone {
+            asked: Duration::from_millis(300_001)
+        }
+    );
+}
+
+#[test]
+fn pydantic_enum_errors_and_bracketed_names() {
+    let report = "2 validation errors for sortArguments\n\
+        order\n  Input should be 'asc' or 'desc' [type=literal_error, input_value='up', input_type=str]\n\
+        colour\n  Input should be 'red', 'green' or 'blue' [type=enum, input_value='pink', input_type=str]\n";
+    let read = host::read_tool_result(&text_result(report)).unwrap();
+    assert_eq!(
+        read.to_json()["argument_errors"],
+        json!([
+            {"path": "/colour", "kind": "unknown_variant", "expected": "'red'", "received": "string"},
+            {"path": "/order", "kind": "unknown_variant", "expected": "'asc' or 'desc'", "received": "string"},
+        ])
+    );
+    // A bracketed name that is not pydantic's own spelling of a schema
+    // (capitals, or nothing before the bracket) is a key of the path.
+    let report = "2 validation errors for pageArguments\n\
+        Page[Size]\n  Field required [type=missing, input_value={}, input_type=dict]\n\
+        filter.[0]\n  Field required [type=missing, input_value={}, input_type=dict]\n";
+    let read = host::read_tool_result(&text_result(report)).unwrap();
+    assert_eq!(
+        read.to_json()["argument_errors"],
+        json!([
+            {"path": "/Page[Size]", "kind": "missing", "received": "object"},
+            {"path": "/filter/[0]", "kind": "missing", "received": "object"},
+        ])
+    );
+}
+
+#[cfg(feature = "rmcp")]
+#[test]
+fn a_tool_that_takes_keys_is_keyed_whether_they_are_required_or_optional() {
+    let tool = |meta: Value| -> rmcp::model::Tool {
+        serde_json::from_value(json!({
+            "name": "add_note",
+            "inputSchema": {"type": "object"},
+            "_meta": meta,
+        }))
+        .unwrap()
+    };
+    assert!(host::behaviour_of(&tool(json!({"idempotency": "required"}))).keyed);
+    assert!(host::behaviour_of(&tool(json!({"idempotency": "optional"}))).keyed);
+    assert!(!host::behaviour_of(&tool(json!({"idempotency": "sometimes"}))).keyed);
+    assert!(!host::behaviour_of(&tool(json!({}))).keyed);
+}
+
+#[cfg(feature = "http")]
+#[test]
+fn a_429_reads_its_ratelimit_fields() {
+    let response = http::Response::builder()
+        .status(429)
+        .header("content-type", "application/problem+json")
+        .header("ratelimit", "\"hour\";r=0;t=30")
+        .header("ratelimit", "\"minute\";r=4;t=10")
+        .header(
+            "ratelimit-policy",
+            "\"hour\";q=100;w=3600, \"minute\";q=10;w=60",
+        )
+        .body(br#"{"title": "Too Many Requests", "status": 429}"#.to_vec())
+        .unwrap();
+    let read = host::read_http_response(&response).unwrap();
+    assert_eq!(read.error_class, ErrorClass::RateLimited);
+    assert_eq!(read.retry_after_ms, Some(30_000));
+    assert_eq!(
+        read.to_json()["details"],
+        json!({"limit": 100, "remaining": 0})
+    );
 }

@@ -112,65 +112,12 @@ pub(crate) fn record(envelope: &ErrorEnvelope, display: &str, sources: &[String]
 #[cfg(test)]
 mod tests {
     use std::fmt;
-    use std::sync::{Arc, Mutex};
 
-    use tracing::field::{Field, Visit};
-    use tracing::span::{Attributes, Id, Record};
-    use tracing::{Event, Level, Metadata, Subscriber};
+    use tracing::Level;
 
     use super::*;
     use crate::ErrorClass;
-
-    /// Each event's level and fields, as `name=value` (`Debug` text for
-    /// the `?` fields, as written for `str` ones).
-    #[derive(Clone, Default)]
-    struct Lines(Arc<Mutex<Vec<Line>>>);
-
-    /// One event: its level and its fields.
-    type Line = (Level, Vec<String>);
-
-    struct Fields<'a>(&'a mut Vec<String>);
-
-    impl Visit for Fields<'_> {
-        fn record_str(&mut self, field: &Field, value: &str) {
-            self.0.push(format!("{}={value}", field.name()));
-        }
-
-        fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
-            self.0.push(format!("{}={value:?}", field.name()));
-        }
-
-        fn record_bool(&mut self, field: &Field, value: bool) {
-            self.0.push(format!("{}={value}", field.name()));
-        }
-    }
-
-    impl Subscriber for Lines {
-        fn enabled(&self, _: &Metadata<'_>) -> bool {
-            true
-        }
-        fn new_span(&self, _: &Attributes<'_>) -> Id {
-            Id::from_u64(1)
-        }
-        fn record(&self, _: &Id, _: &Record<'_>) {}
-        fn record_follows_from(&self, _: &Id, _: &Id) {}
-        fn event(&self, event: &Event<'_>) {
-            let mut fields = Vec::new();
-            event.record(&mut Fields(&mut fields));
-            self.0
-                .lock()
-                .unwrap()
-                .push((*event.metadata().level(), fields));
-        }
-        fn enter(&self, _: &Id) {}
-        fn exit(&self, _: &Id) {}
-    }
-
-    fn lines(f: impl FnOnce()) -> Vec<Line> {
-        let lines = Lines::default();
-        tracing::subscriber::with_default(lines.clone(), f);
-        lines.0.lock().unwrap().clone()
-    }
+    use crate::call::capture::lines;
 
     /// A source that says its depth.
     #[derive(Debug)]

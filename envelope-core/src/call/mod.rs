@@ -8,6 +8,8 @@
 //! conventions, is `span`; keyed calls and their stores are `idempotency`;
 //! the rate limits a server enforces before a call runs are `rate_limit`.
 
+#[cfg(all(test, feature = "tracing"))]
+mod capture;
 mod context;
 pub mod idempotency;
 #[cfg(feature = "tracing")]

@@ -130,3 +130,123 @@ pub(crate) fn fail(span: &Span, envelope: &ErrorEnvelope, transport: Transport) 
     span.record("otel.status_code", "ERROR");
     span.record("otel.status_description", envelope.message.as_str());
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorClass;
+    use crate::call::capture::spans;
+
+    /// The fields of the span of a call of `tool` over `transport` that
+    /// failed with `class`.
+    fn failed(tool: &str, transport: Transport, class: ErrorClass) -> Vec<String> {
+        let envelope = ErrorEnvelope::new(class, "the store is down").with_code("STORE_DOWN");
+        let mut seen = spans(|| fail(&open(tool, "c-1", transport), &envelope, transport));
+        assert_eq!(seen.len(), 1);
+        seen.remove(0)
+    }
+
+    /// `expected`'s `&str`s as the `String`s [`spans`] gives.
+    fn owned(expected: &[&str]) -> Vec<String> {
+        expected.iter().map(|field| String::from(*field)).collect()
+    }
+
+    #[test]
+    fn each_transport_names_and_fails_its_span() {
+        let opened = [r#"tool="get_note""#, r#"correlation_id="c-1""#];
+        let server = [
+            "envelope.error_class=INTERNAL",
+            "envelope.code=STORE_DOWN",
+            "envelope.owner=server",
+            "envelope.retryable=false",
+            "envelope.effect=unknown",
+        ];
+        let caller = [
+            "envelope.error_class=OBJECT_NOT_FOUND",
+            "envelope.code=STORE_DOWN",
+            "envelope.owner=caller",
+            "envelope.retryable=false",
+            "envelope.effect=nothing",
+        ];
+        let status = [
+            "otel.status_code=ERROR",
+            "otel.status_description=the store is down",
+        ];
+        let tool = [
+            "otel.name=execute_tool get_note",
+            "otel.kind=internal",
+            "gen_ai.operation.name=execute_tool",
+            "gen_ai.tool.name=get_note",
+        ];
+        assert_eq!(
+            failed("get_note", Transport::Tool, ErrorClass::ObjectNotFound),
+            owned(
+                &[
+                    &opened[..],
+                    &tool,
+                    &caller,
+                    &["error.type=OBJECT_NOT_FOUND"],
+                    &status
+                ]
+                .concat()
+            )
+        );
+        let mcp = [
+            "otel.name=tools/call get_note",
+            "otel.kind=server",
+            "mcp.method.name=tools/call",
+            "gen_ai.operation.name=execute_tool",
+            "gen_ai.tool.name=get_note",
+        ];
+        assert_eq!(
+            failed("get_note", Transport::Mcp, ErrorClass::ObjectNotFound),
+            owned(
+                &[
+                    &opened[..],
+                    &mcp,
+                    &caller,
+                    &["error.type=tool_error"],
+                    &status
+                ]
+                .concat()
+            )
+        );
+        // Over HTTP the tool is the route; a 500 fails the server span, a
+        // 404 is the client's and leaves its status unset.
+        let http = [
+            r#"tool="GET /notes/{id}""#,
+            r#"correlation_id="c-1""#,
+            "otel.name=GET /notes/{id}",
+            "otel.kind=server",
+        ];
+        assert_eq!(
+            failed("GET /notes/{id}", Transport::Http, ErrorClass::Internal),
+            owned(&[&http[..], &server, &["error.type=500"], &status].concat())
+        );
+        assert_eq!(
+            failed(
+                "GET /notes/{id}",
+                Transport::Http,
+                ErrorClass::ObjectNotFound
+            ),
+            owned(&[&http[..], &caller].concat())
+        );
+    }
+
+    #[test]
+    fn a_name_that_could_forge_a_log_line_is_escaped() {
+        let fields = failed("add\nnote", Transport::Mcp, ErrorClass::ObjectNotFound);
+        assert_eq!(
+            fields[..7],
+            owned(&[
+                r#"tool="add\nnote""#,
+                r#"correlation_id="c-1""#,
+                r#"otel.name=tools/call "add\nnote""#,
+                "otel.kind=server",
+                "mcp.method.name=tools/call",
+                "gen_ai.operation.name=execute_tool",
+                r#"gen_ai.tool.name="add\nnote""#,
+            ])[..]
+        );
+    }
+}
