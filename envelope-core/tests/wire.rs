@@ -472,3 +472,52 @@ fn derived_catalog_entries_carry_their_class_defaults() {
          | `FLAKY` | `TRANSIENT` | server | `Technical` | unknown | no | — | (Display) |\n"
     );
 }
+
+/// The envelope's JSON Schema is its fields' schema, under their name:
+/// a struct holding envelopes refers to one definition.
+#[cfg(feature = "schemars")]
+#[test]
+fn the_envelope_schema_is_named_for_its_fields() {
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Batch {
+        first: ErrorEnvelope,
+        fields: envelope_core::EnvelopeFields,
+    }
+    let schema = schemars::schema_for!(Batch);
+    let schema = schema.as_value();
+    assert_eq!(
+        schema["properties"]["first"],
+        json!({"$ref": "#/$defs/ErrorEnvelope"})
+    );
+    assert_eq!(schema["properties"]["fields"], schema["properties"]["first"]);
+    assert_eq!(
+        schema["$defs"].as_object().map(|defs| defs.keys().cloned().collect::<Vec<_>>()),
+        Some(
+            [
+                "ArgumentError",
+                "ArgumentErrorKind",
+                "Effect",
+                "ErrorClass",
+                "ErrorEnvelope",
+                "UserErrorCategory"
+            ]
+            .map(String::from)
+            .to_vec()
+        )
+    );
+}
+
+/// The whole text keeps an author's step that does not ask to repeat
+/// beside a lead that repeats, and drops one that does (the lead says it).
+#[test]
+fn the_whole_text_keeps_the_authors_other_steps_beside_a_repeat() {
+    let busy = ErrorEnvelope::new(ErrorClass::Busy, "the pool is full")
+        .with_retry_after_ms(500)
+        .with_next_step("check the pool's dashboard")
+        .with_next_step("retry the call");
+    assert_eq!(
+        busy.to_string(),
+        "Wait 500 ms, then repeat the same call unchanged.\nBUSY: the pool is full\nNext step: check the pool's dashboard\nWait 500 ms, then repeat the same call unchanged."
+    );
+}
