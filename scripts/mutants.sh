@@ -8,8 +8,11 @@
 # Usage:
 #     scripts/mutants.sh [core|derive] [extra cargo-mutants options]
 #
-#   core (default)  mutates envelope-core; runs its own tests (unit tests
-#                   and tests/), all features: they reach the score alone.
+#   core (default)  mutates envelope-core in two passes, as the derive:
+#                   first against its own tests (unit tests and tests/,
+#                   all features), then, with `--iterate`, the survivors
+#                   against the test suite's tests as well (the host's
+#                   loop over rmcp, the routers, the spans end to end).
 #   derive          mutates envelope-derive in two passes: first against its
 #                   own tests (unit tests, the UI cases checked at the unit
 #                   level, and the attribute reference's doctests: seconds
@@ -66,7 +69,19 @@ mutants() {
 # timed out: results, not failures of the run.
 case "$target" in
     core)
-        mutants --test-package envelope-core --cargo-arg=--tests "$@"
+        # Its unit tests and tests/ first (seconds per mutant), then the
+        # survivors against the test suite as well: the host's loop, the
+        # routers and the spans end to end.
+        mutants --test-package envelope-core --cargo-arg=--tests "$@" || {
+            status=$?
+            [ "$status" -eq 2 ] || [ "$status" -eq 3 ]
+        }
+        case " $* " in
+            *" --iterate "*) ;;
+            *) set -- --iterate "$@" ;;
+        esac
+        mutants --test-package envelope-core --test-package envelope-test-suite \
+            --cargo-arg=--tests "$@"
         ;;
     derive)
         # Its unit tests and doctests (the attribute reference's examples).

@@ -1182,3 +1182,49 @@ fn a_429_reads_its_ratelimit_fields() {
         json!({"limit": 100, "remaining": 0})
     );
 }
+
+#[test]
+fn a_postponed_call_says_its_wait_as_a_person_would() {
+    let limited = ErrorEnvelope::new(ErrorClass::RateLimited, "hourly limit reached");
+    let said = |ms: u64| {
+        let text = host::model_text(
+            &limited,
+            &NextMove::Postpone {
+                asked: Duration::from_millis(ms),
+            },
+        );
+        let last = text.lines().last().unwrap().to_owned();
+        let wait = last
+            .strip_prefix("Do not repeat this call now: it may pass after ")
+            .and_then(|rest| {
+                rest.strip_suffix(
+                    ". Tell the user when it can be tried again, or go on without it.",
+                )
+            })
+            .unwrap_or_else(|| panic!("{last}"));
+        wait.to_owned()
+    };
+    // Rounded down, in the largest unit that keeps it at 2 or more (but
+    // seconds from 1).
+    for (ms, wait) in [
+        (500, "500 ms"),
+        (1_500, "1 s"),
+        (119_999, "119 s"),
+        (120_000, "2 min"),
+        (7_199_999, "119 min"),
+        (7_200_000, "2 h"),
+        (172_799_999, "47 h"),
+        (172_800_000, "2 days"),
+    ] {
+        assert_eq!(said(ms), wait);
+    }
+    // An envelope too long to show beside its JSON: its whole text, the
+    // move first.
+    let huge = ErrorEnvelope::new(ErrorClass::Busy, "x".repeat(5000));
+    let text = host::model_text(&huge, &host::next_move(&huge, CallBehaviour::READ, 1));
+    assert!(
+        text.starts_with("Repeat the same call unchanged; it may succeed now.\nBUSY: xxx"),
+        "{text}"
+    );
+    assert_eq!(text.chars().count(), host::MAX_MODEL_TEXT_CHARS);
+}

@@ -490,9 +490,14 @@ fn the_envelope_schema_is_named_for_its_fields() {
         schema["properties"]["first"],
         json!({"$ref": "#/$defs/ErrorEnvelope"})
     );
-    assert_eq!(schema["properties"]["fields"], schema["properties"]["first"]);
     assert_eq!(
-        schema["$defs"].as_object().map(|defs| defs.keys().cloned().collect::<Vec<_>>()),
+        schema["properties"]["fields"],
+        schema["properties"]["first"]
+    );
+    assert_eq!(
+        schema["$defs"]
+            .as_object()
+            .map(|defs| defs.keys().cloned().collect::<Vec<_>>()),
         Some(
             [
                 "ArgumentError",
@@ -519,5 +524,15 @@ fn the_whole_text_keeps_the_authors_other_steps_beside_a_repeat() {
     assert_eq!(
         busy.to_string(),
         "Wait 500 ms, then repeat the same call unchanged.\nBUSY: the pool is full\nNext step: check the pool's dashboard\nWait 500 ms, then repeat the same call unchanged."
+    );
+}
+
+/// A move that only says "change the call" leads with the class's own
+/// sentence, which says how.
+#[test]
+fn a_change_of_call_leads_with_the_class_sentence() {
+    assert_eq!(
+        ErrorEnvelope::new(ErrorClass::Unsupported, "notes cannot be exported").to_string(),
+        "Do not repeat this call unchanged: use a supported option or another tool.\nUNSUPPORTED: notes cannot be exported\nDo not repeat this call unchanged: use a supported option or another tool."
     );
 }
