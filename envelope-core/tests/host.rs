@@ -1228,3 +1228,33 @@ fn a_postponed_call_says_its_wait_as_a_person_would() {
     );
     assert_eq!(text.chars().count(), host::MAX_MODEL_TEXT_CHARS);
 }
+
+#[test]
+fn a_pydantic_report_lists_its_first_problems_in_order() {
+    // 21 problems: the 21st (which would sort first) is counted, not listed.
+    let mut report = String::from("21 validation errors for bigArguments\n");
+    for i in 0..20 {
+        report.push_str(&format!(
+            "n{i:02}\n  Input should be a valid integer [type=int_type, input_value='x', input_type=str]\n"
+        ));
+    }
+    report.push_str("a\n  Field required [type=missing, input_value={}, input_type=dict]\n");
+    let read = host::read_tool_result(&text_result(&report)).unwrap();
+    assert_eq!(read.argument_errors.len(), host::MAX_ARGUMENT_ERRORS);
+    assert!(
+        read.argument_errors
+            .iter()
+            .all(|problem| problem.kind == ArgumentErrorKind::WrongType),
+        "{:?}",
+        read.argument_errors
+    );
+    assert!(
+        read.message.starts_with(
+            "21 problems in the arguments: /n00 must be a valid integer, got a string; "
+        ) && read
+            .message
+            .ends_with("/n19 must be a valid integer, got a string; and 1 more"),
+        "{}",
+        read.message
+    );
+}
