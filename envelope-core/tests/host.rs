@@ -1258,3 +1258,59 @@ fn a_pydantic_report_lists_its_first_problems_in_order() {
         read.message
     );
 }
+
+#[test]
+fn the_default_run_waits_ten_minutes_in_all() {
+    use envelope_core::host::{Retries, RetryPolicy};
+    let policy = RetryPolicy::default();
+    assert_eq!(policy.max_wait(), Duration::from_secs(300));
+    assert_eq!(policy.call_timeout(), Some(Duration::from_secs(120)));
+    let limited =
+        ErrorEnvelope::new(ErrorClass::RateLimited, "slow down").with_retry_after_ms(200_000);
+    let mut retries = Retries::with_seed(policy, 7);
+    // Three calls, each waited 200 s: 600 s in all, the run's budget.
+    for _ in 0..3 {
+        assert_eq!(
+            retries.next_move(&limited, CallBehaviour::default(), 1),
+            NextMove::Repeat {
+                after: Duration::from_secs(200)
+            }
+        );
+    }
+    assert_eq!(retries.waited(), Duration::from_secs(600));
+    assert_eq!(
+        retries.next_move(&limited, CallBehaviour::default(), 1),
+        NextMove::Exhausted { attempts: 1 }
+    );
+}
+
+#[test]
+fn tokens_are_distinct_and_not_negative() {
+    use envelope_core::idempotency::Token;
+    let tokens: std::collections::HashSet<i64> = (0..1000).map(|_| Token::random().raw()).collect();
+    assert_eq!(tokens.len(), 1000);
+    assert!(tokens.iter().all(|raw| *raw >= 0));
+}
+
+#[test]
+fn a_bare_status_is_said_with_its_reason() {
+    let read = host::read_http(503, None, None, b"").unwrap();
+    assert_eq!(read.message, "the server answered 503 Service Unavailable");
+    let read = host::read_http(599, None, None, b"").unwrap();
+    assert_eq!(read.message, "the server answered 599");
+}
+
+#[test]
+fn pydantic_extra_inputs_are_unknown_keys() {
+    let report = "2 validation errors for noteArguments\n\
+        titel\n  Extra inputs are not permitted [type=extra_forbidden, input_value='milk', input_type=str]\n\
+        tags\n  Unexpected keyword argument [type=unexpected_keyword_argument, input_value=[], input_type=list]\n";
+    let read = host::read_tool_result(&text_result(report)).unwrap();
+    assert_eq!(
+        read.to_json()["argument_errors"],
+        json!([
+            {"path": "/tags", "kind": "unknown_field", "received": "array"},
+            {"path": "/titel", "kind": "unknown_field", "received": "string"},
+        ])
+    );
+}
