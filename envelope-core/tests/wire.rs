@@ -536,3 +536,15 @@ fn a_change_of_call_leads_with_the_class_sentence() {
         "Do not repeat this call unchanged: use a supported option or another tool.\nUNSUPPORTED: notes cannot be exported\nDo not repeat this call unchanged: use a supported option or another tool."
     );
 }
+
+/// A keyed write whose timeout may have taken effect is repeated (with
+/// its key); the same write without a key is not.
+#[test]
+fn a_keyed_write_repeats_a_failure_of_unknown_effect() {
+    use envelope_core::{Attempt, CallBehaviour, NextMove};
+    let timeout = ErrorEnvelope::new(ErrorClass::Timeout, "the write timed out");
+    assert!(!timeout.retryable);
+    let keyed = CallBehaviour::default().keyed_if(true);
+    assert!(NextMove::of(&timeout, &Attempt::of(keyed)).is_repeat());
+    assert!(!NextMove::of(&timeout, &Attempt::of(CallBehaviour::default())).is_repeat());
+}
