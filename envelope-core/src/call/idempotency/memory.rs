@@ -357,4 +357,32 @@ mod tests {
             Claim::Run(_)
         ));
     }
+
+    #[test]
+    fn a_full_store_drops_what_expired_before_an_answer_it_keeps() {
+        let store = MemoryStore::new()
+            .with_capacity(2)
+            .with_ttl(Duration::from_secs(60))
+            .with_lease(Duration::from_secs(10));
+        let scope = Scope::new(None, "add_note");
+        let now = Instant::now();
+        let at = |seconds| now + Duration::from_secs(seconds);
+        // A call that never finished, kept a TTL past its lease (70 s).
+        let _ = run(store.claim_at(&scope, &key("lost"), "{}", now).unwrap());
+        // A finished call whose answer is kept until 160 s.
+        let kept = run(store.claim_at(&scope, &key("kept"), "{}", at(100)).unwrap());
+        let claimed = Claimed {
+            scope: scope.clone(),
+            key: key("kept"),
+            token: kept,
+        };
+        assert!(store.finish_at(&claimed, "done", at(100)));
+        // Full: the new key takes the expired record's place.
+        let _ = run(store.claim_at(&scope, &key("new"), "{}", at(101)).unwrap());
+        assert_eq!(store.len(), 2);
+        assert_eq!(
+            store.claim_at(&scope, &key("kept"), "{}", at(102)).unwrap(),
+            Claim::Done("done".into())
+        );
+    }
 }
