@@ -548,3 +548,18 @@ fn a_keyed_write_repeats_a_failure_of_unknown_effect() {
     assert!(NextMove::of(&timeout, &Attempt::of(keyed)).is_repeat());
     assert!(!NextMove::of(&timeout, &Attempt::of(CallBehaviour::default())).is_repeat());
 }
+
+/// A problem details object's status as the `http` crate's type: the
+/// class's, and 500 for a status no response can have.
+#[cfg(feature = "http")]
+#[test]
+fn problem_details_status_codes() {
+    let missing = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "no such note");
+    let mut problem = missing.to_problem_details();
+    assert_eq!(problem.status_code(), http::StatusCode::NOT_FOUND);
+    problem.status = 1000;
+    assert_eq!(
+        problem.status_code(),
+        http::StatusCode::INTERNAL_SERVER_ERROR
+    );
+}

@@ -490,3 +490,31 @@ fn an_envelope_made_by_from_logs_the_error_it_was_made_from() {
     });
     assert_eq!(answer.unwrap().to_json_string(), direct.to_json_string());
 }
+
+#[test]
+fn an_envelope_made_from_a_type_that_is_no_error_logs_its_own_message() {
+    /// Derived, without `Display` or `std::error::Error`.
+    #[derive(Debug, envelope::Envelope)]
+    enum PoolError {
+        #[envelope(class = Busy, message = "the pool is full")]
+        Full,
+    }
+    fn failing() -> Result<(), envelope::ErrorEnvelope> {
+        Err(PoolError::Full)?;
+        Ok(())
+    }
+    let call = envelope::CallContext::new("get_row").with_correlation_id("call-4");
+    let events = capture(|| drop(call.fail(failing().unwrap_err())));
+    assert_eq!(events.len(), 1);
+    assert_eq!(
+        events[0]
+            .fields
+            .get("exception.message")
+            .map(String::as_str),
+        Some("\"the pool is full\"")
+    );
+    assert_eq!(
+        events[0].fields.get("envelope.sources").map(String::as_str),
+        Some("[]")
+    );
+}
