@@ -528,12 +528,19 @@ fn the_whole_text_keeps_the_authors_other_steps_beside_a_repeat() {
 }
 
 /// A move that only says "change the call" leads with the class's own
-/// sentence, which says how.
+/// sentence, which says how, and names the correlation id the model
+/// reports if it cannot.
 #[test]
 fn a_change_of_call_leads_with_the_class_sentence() {
     assert_eq!(
         ErrorEnvelope::new(ErrorClass::Unsupported, "notes cannot be exported").to_string(),
         "Do not repeat this call unchanged: use a supported option or another tool.\nUNSUPPORTED: notes cannot be exported\nDo not repeat this call unchanged: use a supported option or another tool."
+    );
+    assert_eq!(
+        ErrorEnvelope::new(ErrorClass::SyntaxError, "syntax error at or near \"SELEC\"")
+            .with_correlation_id("req-10")
+            .to_string(),
+        "Correct the query or script, then call this tool again.\nSYNTAX_ERROR: syntax error at or near \"SELEC\"\nCorrelation id: req-10\nCorrect the query or script, then call this tool again."
     );
 }
 

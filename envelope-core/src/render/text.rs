@@ -151,14 +151,14 @@ fn lead(
     next: &NextMove,
 ) -> Result<bool, fmt::Error> {
     // The class's own sentence says what to do (and who acts) when the
-    // move says no more than "fix the arguments", "ask the user" or
-    // "stop" (a change of call is always the class's sentence: see
-    // `sentence`).
+    // move says no more than "change the call", "fix the arguments", "ask
+    // the user" or "stop"; the text then names the correlation id too.
     let class_sentence = match next {
         NextMove::FixArguments {
             problems,
             arguments: None,
         } => problems.is_empty(),
+        NextMove::ChangeCall => true,
         NextMove::AskUser | NextMove::Stop => says_no_repeat(envelope.error_class.act()),
         _ => false,
     };
