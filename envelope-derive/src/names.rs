@@ -192,6 +192,8 @@ mod tests {
             closest("sugg", &["suggested_tool", "suggested_tools"]),
             None
         );
+        // Four characters are enough to extend, three are not.
+        assert_eq!(closest("Runt", &["RuntimeError"]), Some("RuntimeError"));
         assert_eq!(closest("Run", &["RuntimeError"]), None);
     }
 }

@@ -148,7 +148,7 @@ fn compile_fail_cases_give_their_errors() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // Every case but those with rustc's own errors (trait bounds, types)
     // and those reported by the compiler in the expanded code.
-    assert_eq!(checked, 82);
+    assert_eq!(checked, 83);
 }
 
 #[test]

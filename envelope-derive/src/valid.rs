@@ -595,13 +595,9 @@ fn arguments(
 fn suggestions_field(variant: &Variant, name: &FieldRef) -> Result<usize, String> {
     let ident = variant.ident;
     let Some(index) = variant.field(name) else {
-        let known: Vec<String> = variant.fields.iter().map(|f| f.name.to_string()).collect();
-        let known_refs: Vec<&str> = known.iter().map(String::as_str).collect();
-        let hint = match names::closest(&name.to_string(), &known_refs) {
-            Some(best) => format!("did you mean `suggestions = {best}`?"),
-            None if known.is_empty() => "it has no fields".to_owned(),
-            None => format!("its fields are: {}", known.join(", ")),
-        };
+        let hint = field_hint(variant, &name.to_string(), |best| {
+            format!("did you mean `suggestions = {best}`?")
+        });
         return Err(format!(
             "`{ident}` has no field `{name}` for `suggestions`; {hint}"
         ));
@@ -798,15 +794,25 @@ fn unknown_field(variant: &Variant, name: &FieldRef) -> String {
             )
         }
         FieldRef::Named(text) => {
-            let known: Vec<String> = variant.fields.iter().map(|f| f.name.to_string()).collect();
-            let known_refs: Vec<&str> = known.iter().map(String::as_str).collect();
-            let hint = match names::closest(text, &known_refs) {
-                Some(best) => format!("did you mean `{{{best}}}`?"),
-                None if known.is_empty() => "it has no fields".to_owned(),
-                None => format!("its fields are: {}", known.join(", ")),
-            };
+            let hint = field_hint(variant, text, |best| format!("did you mean `{{{best}}}`?"));
             format!("`{}` has no field named `{text}`; {hint}", variant.ident)
         }
+    }
+}
+
+/// What to say of a field name `wanted` that `variant` lacks: the near
+/// miss, written by `did_you_mean`, else the fields it has.
+fn field_hint(
+    variant: &Variant,
+    wanted: &str,
+    did_you_mean: impl FnOnce(&str) -> String,
+) -> String {
+    let known: Vec<String> = variant.fields.iter().map(|f| f.name.to_string()).collect();
+    let known_refs: Vec<&str> = known.iter().map(String::as_str).collect();
+    match names::closest(wanted, &known_refs) {
+        Some(best) => did_you_mean(best),
+        None if known.is_empty() => "it has no fields".to_owned(),
+        None => format!("its fields are: {}", known.join(", ")),
     }
 }
 

@@ -22,15 +22,21 @@ unsafe repeats (an answer that calls the failed tool again in a scenario
 marked `no_repeat`: a write whose effect is unknown), the mean tokens of the
 rendering (the failure's text alone, in the model's tokenizer), right
 answers per 1,000 such tokens, and the exact McNemar test of the default
-(`mcp_text`) against the rendering, paired by scenario and sample. The same
+(`mcp_text`) against the rendering, paired by scenario and sample. With
+several samples per scenario the answers to one scenario are not
+independent, so the Wilson interval and McNemar's p are too narrow; the
+table then adds intervals from a bootstrap over scenarios (10,000
+resamples of the scenarios, the samples of each kept together, seed 1):
+of the strict share, and of the default's lead over the rendering in
+points. The same
 table for the second set alone (the scenarios added with `domain` outside
 the first set's, which no rendering was written against) follows.
 """
 
-import math
-
 import json
+import math
 import os
+import random
 import sys
 
 SCENARIOS = {
@@ -126,6 +132,51 @@ def wilson(correct, total, z=1.959964):
     return (100 * max(0.0, centre - half), 100 * min(1.0, centre + half))
 
 
+def by_scenario(rows):
+    """Per scenario, (correct, total) of `rows`."""
+    counts = {}
+    for row in rows:
+        correct, total = counts.get(row["scenario"], (0, 0))
+        counts[row["scenario"]] = (correct + (1 if row["correct"] else 0), total + 1)
+    return counts
+
+
+def bootstrap(scenarios, statistic, resamples=10_000, seed=1):
+    """The 95 % percentile interval of `statistic` over resamples of
+    `scenarios` (a list, drawn with replacement, as many as there are)."""
+    draw = random.Random(seed)
+    values = sorted(
+        statistic([draw.choice(scenarios) for _ in scenarios]) for _ in range(resamples)
+    )
+    return values[int(0.025 * resamples)], values[int(0.975 * resamples) - 1]
+
+
+def clustered_share(rows):
+    """The strict share of `rows` in percent, its interval resampling
+    scenarios."""
+    counts = list(by_scenario(rows).values())
+
+    def share(sample):
+        return 100 * sum(c for c, _ in sample) / sum(t for _, t in sample)
+
+    return bootstrap(counts, share)
+
+
+def clustered_lead(default_rows, rows):
+    """The default's strict share minus the rendering's, in points, over
+    the scenarios both have; its interval resampling scenarios."""
+    mine, theirs = by_scenario(default_rows), by_scenario(rows)
+    both = [(mine[s], theirs[s]) for s in mine if s in theirs]
+
+    def lead(sample):
+        return 100 * (
+            sum(a[0] for a, _ in sample) / sum(a[1] for a, _ in sample)
+            - sum(b[0] for _, b in sample) / sum(b[1] for _, b in sample)
+        )
+
+    return lead(both), bootstrap(both, lead)
+
+
 def mcnemar(pairs):
     """The exact (binomial) two-sided McNemar test of paired booleans
     (a, b): the discordant counts (a right, b wrong) and (a wrong, b right),
@@ -148,6 +199,7 @@ def statistics(document, renderings, keep, title):
     if not rows:
         return
     by_key = {(row["rendering"], row["scenario"], row.get("sample", 0)): row for row in rows}
+    sampled = document.get("samples", 1) > 1
     print(f"\n{label(document)}, {title}:\n")
     print("| rendering | strict (95 % CI) | right move | unsafe repeats | tokens per failure | right per 1,000 tokens | vs `mcp_text` (McNemar: default only right / only this right, p) |")
     print("|---|---:|---:|---:|---:|---:|---|")
@@ -173,8 +225,17 @@ def statistics(document, renderings, keep, title):
             ]
             b, c, p = mcnemar(pairs)
             paired = f"{b} / {c}, p = {p:.2g} (n = {len(pairs)})"
+            if sampled and pairs:
+                lead, (lead_low, lead_high) = clustered_lead(
+                    [row for row in rows if row["rendering"] == DEFAULT], mine
+                )
+                paired += f"; lead {lead:+.0f} points ({lead_low:+.0f} to {lead_high:+.0f} by scenario)"
+        strict = f"{correct}/{total} = {100 * correct / total:.0f}% ({low:.0f}–{high:.0f})"
+        if sampled:
+            share_low, share_high = clustered_share(mine)
+            strict += f"; by scenario {share_low:.0f}–{share_high:.0f}"
         print(
-            f"| `{name}` | {correct}/{total} = {100 * correct / total:.0f}% ({low:.0f}–{high:.0f}) | "
+            f"| `{name}` | {strict} | "
             f"{moves}/{total} | {unsafe}/{len(guarded)} | {mean_tokens} | {per_thousand} | {paired} |"
         )
 

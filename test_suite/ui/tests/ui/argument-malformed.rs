@@ -16,6 +16,10 @@ enum E {
     NotAPointer,
     #[envelope(class = InvalidArguments, argument(path = "/tag", kind = unknown_variant, suggestions = knwn))]
     UnknownField { known: Vec<String> },
+    #[envelope(class = InvalidArguments, argument(path = "/tag", kind = unknown_variant, suggestions = values))]
+    NoFields,
+    #[envelope(class = InvalidArguments, argument(path = "/tag", kind = unknown_variant, suggestions = zzzzzz))]
+    FarField { known: Vec<String> },
 }
 
 #[derive(Debug, Envelope)]

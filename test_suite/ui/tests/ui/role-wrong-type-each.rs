@@ -32,6 +32,16 @@ enum E {
         #[envelope(suggested_tool)]
         tool: u8,
     },
+    #[envelope(class = InvalidArguments)]
+    Count {
+        #[envelope(argument_errors)]
+        count: u16,
+    },
+    #[envelope(class = InvalidArguments)]
+    Flag {
+        #[envelope(argument_errors)]
+        flag: bool,
+    },
 }
 
 fn main() {}

@@ -1,0 +1,9 @@
+use envelope::Envelope;
+
+#[derive(Debug, Envelope)]
+#[envelope(class = Busy, retry_after_ms = 500)]
+enum E {
+    Locked,
+}
+
+fn main() {}
