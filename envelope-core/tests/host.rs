@@ -358,7 +358,7 @@ fn the_next_move_rules() {
             &missing,
             &host::model_text(&missing, &host::next_move(&missing, CallBehaviour::READ, 1))
         ),
-        "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent."
+        "Call again with \"EMPLOYEES\" in place of the name you sent."
     );
     let precondition = ErrorEnvelope::new(ErrorClass::PreconditionFailed, "open a session first")
         .with_suggested_tool("open_session");

@@ -508,7 +508,7 @@ fn text_form_with_one_near_miss() {
         missing_table()
             .with_fuzzy_matches(vec!["EMPLOYEES".into()])
             .to_string(),
-        "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDid you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent."
+        "Call again with \"EMPLOYEES\" in place of the name you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nCall again with \"EMPLOYEES\" in place of the name you sent."
     );
 }
 
@@ -518,7 +518,7 @@ fn text_form_separates_near_misses_with_a_comma_and_space() {
         missing_table()
             .with_fuzzy_matches(vec!["EMPLOYEES".into(), "EMPLOYEE".into()])
             .to_string(),
-        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent."
+        "Call again with the one meant of \"EMPLOYEES\" or \"EMPLOYEE\" in place of the name you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nCall again with the one meant of \"EMPLOYEES\" or \"EMPLOYEE\" in place of the name you sent."
     );
     assert_eq!(
         missing_table()
@@ -529,7 +529,7 @@ fn text_form_separates_near_misses_with_a_comma_and_space() {
                 "DEPLOYMENTS".into(),
             ])
             .to_string(),
-        "Did you mean \"EMPLOYEES\", \"EMPLOYEE\", \"EMPLOYERS\" or \"DEPLOYMENTS\"? Call again with that name in place of the one you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nDid you mean \"EMPLOYEES\", \"EMPLOYEE\", \"EMPLOYERS\" or \"DEPLOYMENTS\"? Call again with that name in place of the one you sent."
+        "Call again with the one meant of \"EMPLOYEES\", \"EMPLOYEE\", \"EMPLOYERS\" or \"DEPLOYMENTS\" in place of the name you sent.\nOBJECT_NOT_FOUND: no table EMPLOYES\nCall again with the one meant of \"EMPLOYEES\", \"EMPLOYEE\", \"EMPLOYERS\" or \"DEPLOYMENTS\" in place of the name you sent."
     );
 }
 
@@ -542,7 +542,7 @@ fn text_form_with_near_misses_and_more() {
         .with_next_step("check the spelling");
     assert_eq!(
         env.to_string(),
-        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect.\nOBJECT_NOT_FOUND (TABLE_MISSING): no table EMPLOYES\nNext step: check the spelling\nDid you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect."
+        "Call again with the one meant of \"EMPLOYEES\" or \"EMPLOYEE\" in place of the name you sent; if none of these is meant, call schema_inspect.\nOBJECT_NOT_FOUND (TABLE_MISSING): no table EMPLOYES\nNext step: check the spelling\nCall again with the one meant of \"EMPLOYEES\" or \"EMPLOYEE\" in place of the name you sent; if none of these is meant, call schema_inspect."
     );
 }
 

@@ -192,7 +192,7 @@ fn mcp_result_as_json() {
                 "text": r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table or view EMPLOYES does not exist","ora_code":942,"suggested_tool":"oracle_schema_inspect","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"category":"NotFound"}"#,
             }, {
                 "type": "text",
-                "text": "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call oracle_schema_inspect.",
+                "text": "Call again with the one meant of \"EMPLOYEES\" or \"EMPLOYEE\" in place of the name you sent; if none of these is meant, call oracle_schema_inspect.",
             }],
             "structuredContent": {
                 "isError": true,
@@ -299,7 +299,7 @@ fn text_form() {
     let env = every_field();
     assert_eq!(
         env.to_string(),
-        "Did you mean \"lease_a\"? Call again with that name in place of the one you sent; if none of these is meant, call acquire_lease.\nPRECONDITION_FAILED (LEASE_REQUIRED): no lease held\nNext step: call acquire_lease\nNext step: retry the statement\nRetry after: 10 ms\nattempt: 3\nsession: s-1\nBackend error code: -1\nHelp: https://example.com/errors/lease\nDid you mean \"lease_a\"? Call again with that name in place of the one you sent; if none of these is meant, call acquire_lease."
+        "Call again with \"lease_a\" in place of the name you sent; if it is not the one meant, call acquire_lease.\nPRECONDITION_FAILED (LEASE_REQUIRED): no lease held\nNext step: call acquire_lease\nNext step: retry the statement\nRetry after: 10 ms\nattempt: 3\nsession: s-1\nBackend error code: -1\nHelp: https://example.com/errors/lease\nCall again with \"lease_a\" in place of the name you sent; if it is not the one meant, call acquire_lease."
     );
     let result = ErrorEnvelope::new(ErrorClass::Internal, "boom").to_tool_result("c");
     assert_eq!(

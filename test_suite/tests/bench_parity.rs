@@ -149,7 +149,7 @@ fn object_not_found_renders_exactly() {
     assert_eq!(json, error.to_json_string());
     assert_eq!(
         text,
-        "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent; if none of these is meant, call schema_inspect."
+        "Call again with the one meant of \"EMPLOYEES\" or \"EMPLOYEE\" in place of the name you sent; if none of these is meant, call schema_inspect."
     );
 }
 

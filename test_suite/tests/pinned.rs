@@ -86,7 +86,8 @@ fn missing() -> Backend {
 
 const MISSING_JSON: &str = r#"{"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"no table EMPLOYES","fuzzy_matches":["EMPLOYEES","EMPLOYEE"],"code":"MISSING","category":"MissingContext"}"#;
 
-const MISSING_TEXT: &str = "Did you mean \"EMPLOYEES\" or \"EMPLOYEE\"? Call again with that name in place of the one you sent.";
+const MISSING_TEXT: &str =
+    "Call again with the one meant of \"EMPLOYEES\" or \"EMPLOYEE\" in place of the name you sent.";
 
 fn missing_mcp() -> Value {
     json!({

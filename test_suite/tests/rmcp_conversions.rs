@@ -113,7 +113,7 @@ fn derived_error_is_a_tool_error_result() {
         vec![
             ContentBlock::text(MISSING_JSON),
             ContentBlock::text(
-                "Did you mean \"EMPLOYEES\"? Call again with that name in place of the one you sent; if none of these is meant, call list_tables."
+                "Call again with \"EMPLOYEES\" in place of the name you sent; if it is not the one meant, call list_tables."
             ),
         ]
     );

@@ -5,7 +5,7 @@ use jsonschema::ValidationError;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use serde_json::Value;
 
-use super::{near_misses, one_of, pointer};
+use super::{near_misses, one_of, pointer, variant_near_misses};
 use crate::model::argument_error::{ArgumentError, ArgumentErrorKind, with_article};
 
 /// How many problems are built; more are only counted, so a huge object
@@ -176,7 +176,7 @@ fn allowed_values(
         && names.len() == options.len()
     {
         problem.kind = ArgumentErrorKind::UnknownVariant;
-        problem.suggestions = near_misses(received, &names);
+        problem.suggestions = variant_near_misses(received, &names);
     }
     problem.expected = one_of(options.iter().cloned());
     problem

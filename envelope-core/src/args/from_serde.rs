@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use serde_path_to_error::{Error, Segment};
 
-use super::{lookup, near_misses, one_of, pointer};
+use super::{lookup, near_misses, one_of, pointer, variant_near_misses};
 use crate::model::argument_error::{ArgumentError, ArgumentErrorKind, json_type};
 
 mod locate;
@@ -103,7 +103,7 @@ pub(crate) fn problem_with(
             Place::Within(tokens) => return within(tokens),
         };
         let mut problem = ArgumentError::new(ArgumentErrorKind::UnknownVariant, pointer(&tokens))
-            .with_suggestions(near_misses(name, &names));
+            .with_suggestions(variant_near_misses(name, &names));
         problem.expected = one_of(names);
         if let Some(value) = lookup(arguments, &tokens) {
             problem = problem.with_received(value);

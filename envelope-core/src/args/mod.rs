@@ -547,6 +547,31 @@ where
     crate::model::fuzzy::suggest(received, names, 3)
 }
 
+/// Near misses for `received`, a value that is none of an enum's `names`:
+/// only names it misspells (at most one edit per three characters of the
+/// longer of the two, case aside) or shortens or lengthens (one is a
+/// prefix of the other). One of them becomes the value to send
+/// (`correct.rs`), so a different word is no near miss: `hihg` and `hi`
+/// give `high`, `euro` gives `eur`, `rectangle` gives `rect`; `done` gives
+/// nothing (not `open`, three edits in four letters), nor does `triangle`
+/// (not `circle`).
+fn variant_near_misses<I>(received: &str, names: I) -> Vec<String>
+where
+    I: IntoIterator,
+    I::Item: AsRef<str>,
+{
+    let folded = received.to_lowercase();
+    near_misses(received, names)
+        .into_iter()
+        .filter(|name| {
+            let name = name.to_lowercase();
+            let longer = folded.chars().count().max(name.chars().count());
+            strsim::osa_distance(&folded, &name) <= (longer / 3).max(1)
+                || (!folded.is_empty() && (name.starts_with(&folded) || folded.starts_with(&name)))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,7 +19,7 @@ use crate::render::text;
 ///
 /// ```text
 /// {"isError":true,"error_class":"OBJECT_NOT_FOUND","message":"table EMPLOYES does not exist","fuzzy_matches":["EMPLOYEES","EMPLOYERS"],"category":"NotFound"}
-/// Did you mean "EMPLOYEES" or "EMPLOYERS"? Call again with that name in place of the one you sent.
+/// Call again with the one meant of "EMPLOYEES" or "EMPLOYERS" in place of the name you sent.
 /// ```
 ///
 /// ```text

@@ -239,13 +239,19 @@ fn sentence(
             with_arguments(out, arguments.as_ref())?;
             out.write_str(" now; do not repeat this call unchanged before that.")
         }
+        // The name to send, not a question: a question is what a model
+        // passes on to the user.
         NextMove::PickNearMiss { names } => {
-            out.write_str("Did you mean ")?;
+            out.write_str("Call again with ")?;
+            if names.len() > 1 {
+                out.write_str("the one meant of ")?;
+            }
             names_list(out, names)?;
-            out.write_str("? Call again with that name in place of the one you sent")?;
-            match &envelope.suggested_tool {
-                Some(tool) => write!(out, "; if none of these is meant, call {tool}."),
-                None => out.write_str("."),
+            out.write_str(" in place of the name you sent")?;
+            match (&envelope.suggested_tool, names.len()) {
+                (Some(tool), 1) => write!(out, "; if it is not the one meant, call {tool}."),
+                (Some(tool), _) => write!(out, "; if none of these is meant, call {tool}."),
+                (None, _) => out.write_str("."),
             }
         }
         NextMove::Postpone { asked } => write!(
