@@ -13,6 +13,9 @@
 //! - every argument problem is spelled out as its fix, and when the fix
 //!   follows from what was sent (a misspelled key, a number sent as a
 //!   string) the corrected arguments are given whole;
+//! - a near miss is the name to send, not a question (`Call again with
+//!   "get_note" in place of the name you sent`): a question is what a
+//!   model passes on to the user;
 //! - a call that is not safe to repeat says "Do not repeat this call";
 //! - a tool the model should call is named, with the arguments to call it
 //!   with when the server computed them (`args`' `next_call.rs`).
