@@ -245,16 +245,18 @@ fn sentence(
         // The name to send, not a question: a question is what a model
         // passes on to the user.
         NextMove::PickNearMiss { names } => {
-            out.write_str("Call again with ")?;
-            if names.len() > 1 {
-                out.write_str("the one meant of ")?;
-            }
+            let several = names.len() > 1;
+            out.write_str(if several {
+                "Call again with the one meant of "
+            } else {
+                "Call again with "
+            })?;
             names_list(out, names)?;
             out.write_str(" in place of the name you sent")?;
-            match (&envelope.suggested_tool, names.len()) {
-                (Some(tool), 1) => write!(out, "; if it is not the one meant, call {tool}."),
-                (Some(tool), _) => write!(out, "; if none of these is meant, call {tool}."),
-                (None, _) => out.write_str("."),
+            match &envelope.suggested_tool {
+                Some(tool) if several => write!(out, "; if none of these is meant, call {tool}."),
+                Some(tool) => write!(out, "; if it is not the one meant, call {tool}."),
+                None => out.write_str("."),
             }
         }
         NextMove::Postpone { asked } => write!(
