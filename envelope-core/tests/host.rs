@@ -1314,3 +1314,26 @@ fn pydantic_extra_inputs_are_unknown_keys() {
         ])
     );
 }
+
+#[test]
+fn a_union_members_name_in_a_path_is_fitted_to_the_arguments_sent() {
+    // pydantic names the member of a tagged union that failed (`bank`)
+    // between the field and the value; the report alone cannot tell it
+    // from a field.
+    let report = "2 validation errors for payArguments\n\
+        payment.bank.iban\n  String should have at most 34 characters [type=string_too_long, input_value='DE89370400440532013000000000000', input_type=str]\n\
+        payment.bic\n  Field required [type=missing, input_value={}, input_type=dict]\n";
+    let mut read = host::read_tool_result(&text_result(report)).unwrap();
+    let paths = |read: &ErrorEnvelope| {
+        read.argument_errors
+            .iter()
+            .map(|problem| problem.path.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(paths(&read), ["/payment/bic", "/payment/bank/iban"]);
+    let sent = json!({"payment": {"iban": "DE89370400440532013000000000000"}});
+    host::fit_paths(&mut read, &sent);
+    // The tag is dropped: the path names the value sent. A missing key at
+    // the end of a path stays.
+    assert_eq!(paths(&read), ["/payment/bic", "/payment/iban"]);
+}

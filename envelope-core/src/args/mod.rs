@@ -541,10 +541,7 @@ where
     I: IntoIterator,
     I::Item: AsRef<str>,
 {
-    if received.len() > 4 * MAX_KEY_CHARS {
-        return Vec::new();
-    }
-    crate::model::fuzzy::suggest(received, names, 3)
+    near_misses_where(received, names, |_, _, _| true)
 }
 
 /// Near misses for `received`, a value that is none of an enum's `names`:
@@ -560,16 +557,29 @@ where
     I: IntoIterator,
     I::Item: AsRef<str>,
 {
-    let folded = received.to_lowercase();
-    near_misses(received, names)
-        .into_iter()
-        .filter(|name| {
-            let name = name.to_lowercase();
-            let longer = folded.chars().count().max(name.chars().count());
-            strsim::osa_distance(&folded, &name) <= (longer / 3).max(1)
-                || (!folded.is_empty() && (name.starts_with(&folded) || folded.starts_with(&name)))
-        })
-        .collect()
+    near_misses_where(received, names, |received, name, distance| {
+        let longer = received.chars().count().max(name.chars().count());
+        distance <= (longer / 3).max(1)
+            || (!received.is_empty() && (name.starts_with(received) || received.starts_with(name)))
+    })
+}
+
+/// The best three of `names` near `received` by `fuzzy::suggest_where`'s
+/// rule and `also`, or none when `received` is too long to be a
+/// misspelling of a name (which also bounds the work).
+fn near_misses_where<I>(
+    received: &str,
+    names: I,
+    also: impl Fn(&str, &str, usize) -> bool,
+) -> Vec<String>
+where
+    I: IntoIterator,
+    I::Item: AsRef<str>,
+{
+    if received.len() > 4 * MAX_KEY_CHARS {
+        return Vec::new();
+    }
+    crate::model::fuzzy::suggest_where(received, names, 3, also)
 }
 
 #[cfg(test)]

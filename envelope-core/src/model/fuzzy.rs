@@ -27,6 +27,24 @@ where
     I: IntoIterator,
     I::Item: AsRef<str>,
 {
+    suggest_where(target, candidates, limit, |_, _, _| true)
+}
+
+/// [`suggest`] held to a stricter rule of its caller's: a candidate is a
+/// near miss only if `also(target, candidate, distance)` holds as well,
+/// given the case-folded texts and their distance. The rule applies
+/// before the best `limit` are taken, so a candidate it refuses leaves
+/// room for the next.
+pub(crate) fn suggest_where<I>(
+    target: &str,
+    candidates: I,
+    limit: usize,
+    also: impl Fn(&str, &str, usize) -> bool,
+) -> Vec<String>
+where
+    I: IntoIterator,
+    I::Item: AsRef<str>,
+{
     if limit == 0 {
         return Vec::new();
     }
@@ -40,7 +58,7 @@ where
         }
         let folded = candidate.to_lowercase();
         let distance = strsim::osa_distance(&needle, &folded);
-        if distance <= threshold {
+        if distance <= threshold && also(&needle, &folded, distance) {
             let similarity = strsim::jaro_winkler(&needle, &folded);
             scored.push((distance, similarity, candidate.to_owned(), folded));
         }
@@ -59,7 +77,7 @@ where
 
 #[cfg(test)]
 mod tests {
-    use super::suggest;
+    use super::{suggest, suggest_where};
 
     #[test]
     fn ranks_by_distance_then_similarity_then_text() {
@@ -87,5 +105,22 @@ mod tests {
         assert!(suggest("x", ["abcdef"], 3).is_empty());
         assert!(suggest("abc", ["abc"], 0).is_empty());
         assert!(suggest("", Vec::<String>::new(), 3).is_empty());
+    }
+
+    #[test]
+    fn a_stricter_rule_applies_before_the_limit() {
+        let names = ["hell", "hallo", "help", "jelly"];
+        assert_eq!(suggest("hello", names, 2), ["hell", "hallo"]);
+        // Only what ends in `p`, and of that the best one: `help`, which
+        // the best two alone did not hold.
+        let ends_in_p = |_: &str, name: &str, _| name.ends_with('p');
+        assert_eq!(suggest_where("HELLO", names, 1, ends_in_p), ["help"]);
+        // The rule sees the folded texts and their distance.
+        let one_edit = |target: &str, _: &str, distance| target == "hello" && distance == 1;
+        assert_eq!(suggest("hello", names, 3), ["hell", "hallo", "help"]);
+        assert_eq!(
+            suggest_where("HELLO", names, 3, one_edit),
+            ["hell", "hallo"]
+        );
     }
 }

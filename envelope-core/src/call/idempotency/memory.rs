@@ -309,9 +309,10 @@ mod tests {
             Claim::Expired(_)
         ));
         let _ = run(store.claim_at(&scope, &key("c"), "{}", now).unwrap());
+        // At 70 s, to the instant, it is gone: the key runs afresh.
         assert!(matches!(
             store
-                .claim_at(&scope, &key("c"), "{}", now + Duration::from_secs(71))
+                .claim_at(&scope, &key("c"), "{}", now + Duration::from_secs(70))
                 .unwrap(),
             Claim::Run(_)
         ));
@@ -338,7 +339,8 @@ mod tests {
             store.claim_at(&scope, &key("a"), "{}", at(60)).unwrap(),
             Claim::Done("done".into())
         );
-        let a = run(store.claim_at(&scope, &key("a"), "{}", at(62)).unwrap());
+        // Its TTL is over at 61 s, to the instant: the key runs again.
+        let a = run(store.claim_at(&scope, &key("a"), "{}", at(61)).unwrap());
         // Full of running calls: refused; a finished one makes room.
         let _ = run(store.claim_at(&scope, &key("b"), "{}", at(62)).unwrap());
         assert!(store.claim_at(&scope, &key("c"), "{}", at(62)).is_err());

@@ -664,6 +664,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_store_error_says_what_failed_and_becomes_its_envelope() {
+        let failed = StoreError::new(std::io::Error::other("disk full"));
+        assert_eq!(
+            failed.to_string(),
+            "the idempotency store failed: disk full"
+        );
+        assert_eq!(
+            std::error::Error::source(&failed).map(ToString::to_string),
+            Some("disk full".to_owned())
+        );
+        assert!(!failed.is_superseded());
+        let envelope = ErrorEnvelope::from(failed);
+        assert_eq!(envelope.error_class, ErrorClass::Transient);
+        assert_eq!(envelope.code.as_deref(), Some("IDEMPOTENCY_STORE_FAILED"));
+
+        let superseded = StoreError::superseded();
+        assert_eq!(
+            superseded.to_string(),
+            "the call's idempotency key passed to a newer call after its lease ran out; its write must not commit"
+        );
+        assert!(std::error::Error::source(&superseded).is_none());
+        assert!(superseded.is_superseded());
+        let envelope = ErrorEnvelope::from(superseded);
+        assert_eq!(envelope.error_class, ErrorClass::Conflict);
+        assert_eq!(envelope.code.as_deref(), Some("IDEMPOTENCY_KEY_SUPERSEDED"));
+    }
+
+    #[test]
     fn fingerprints_ignore_key_order_only() {
         assert_eq!(
             fingerprint(&json!({"b": [1, {"d": 2, "c": 3}], "a": "x"})),

@@ -729,12 +729,9 @@ fn cut(name: &str) -> String {
 fn unknown_tool(name: &str, known: &[String]) -> ErrorEnvelope {
     // Stricter than `fuzzy::suggest` alone: tool names share words
     // (`_table`, `get_`), and a name that only shares them is no misspelling.
-    let folded = name.to_lowercase();
-    let most = (folded.chars().count() / 4).max(2);
-    let near: Vec<String> = crate::model::fuzzy::suggest(name, known, 3)
-        .into_iter()
-        .filter(|tool| strsim::osa_distance(&folded, &tool.to_lowercase()) <= most)
-        .collect();
+    let near = crate::model::fuzzy::suggest_where(name, known, 3, |name, _, distance| {
+        distance <= (name.chars().count() / 4).max(2)
+    });
     crate::render::mcp::unknown_tool(&cut(name), near)
 }
 
