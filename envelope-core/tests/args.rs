@@ -1540,6 +1540,90 @@ fn args_checks_with_the_enabled_parser() {
     assert_eq!(checked, Ok(Pair { left: 1, right: 2 }));
 }
 
+/// An unknown key without a near miss pairs with the missing key of its
+/// own object, not with one of another object; a missing key that no
+/// rename fills leaves no corrected call, whatever the other problems'
+/// fixes. With the schema's check, which reports every problem at once.
+#[cfg(all(feature = "schemars", feature = "jsonschema"))]
+#[test]
+fn args_renames_into_a_missing_key_of_the_same_object_only() {
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Meta {
+        author: String,
+    }
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    struct Item {
+        count: u8,
+        meta: Meta,
+        title: String,
+    }
+    let args::Args(checked) = serde_json::from_value::<args::Args<Item>>(
+        json!({"count": 5, "meta": {"writer": "ann"}, "payload": "milk"}),
+    )
+    .unwrap();
+    let envelope = checked.unwrap_err();
+    assert_eq!(
+        problems(&envelope),
+        json!([
+            {"path": "/meta/author", "kind": "missing"},
+            {"path": "/title", "kind": "missing"},
+            {"path": "/meta/writer", "kind": "unknown_field", "received": "string", "suggestions": ["author"]},
+            {"path": "/payload", "kind": "unknown_field", "received": "string", "suggestions": ["title"]},
+        ])
+    );
+    assert_eq!(
+        envelope.details["corrected_arguments"],
+        json!({"count": 5, "meta": {"author": "ann"}, "title": "milk"})
+    );
+    // The schema requires `title`, serde would default it: the corrected
+    // call must send it, and nothing fills it.
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    #[schemars(extend("required" = ["count", "title"]))]
+    struct Required {
+        count: u8,
+        #[serde(default)]
+        title: String,
+    }
+    let args::Args(checked) =
+        serde_json::from_value::<args::Args<Required>>(json!({"count": "5"})).unwrap();
+    let envelope = checked.unwrap_err();
+    assert_eq!(
+        problems(&envelope),
+        json!([
+            {"path": "/title", "kind": "missing"},
+            {"path": "/count", "kind": "wrong_type", "expected": "an integer", "received": "string"},
+        ])
+    );
+    assert_eq!(envelope.details.get("corrected_arguments"), None);
+}
+
+/// A type whose schema takes keys it does not list (a flattened map:
+/// `additionalProperties`; a `patternProperties` of its own) keeps them:
+/// they are no unknown keys, and only the missing key is a problem.
+#[cfg(feature = "schemars")]
+#[test]
+fn args_leaves_the_keys_an_open_schema_takes() {
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    struct Labels {
+        title: String,
+        #[serde(flatten)]
+        labels: BTreeMap<String, String>,
+    }
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    #[schemars(extend("patternProperties" = {"^x-": {"type": "string"}}))]
+    struct Extended {
+        title: String,
+    }
+    let missing_title = json!([{"path": "/title", "kind": "missing"}]);
+    let args::Args(checked) =
+        serde_json::from_value::<args::Args<Labels>>(json!({"titel": "milk"})).unwrap();
+    assert_eq!(problems(&checked.unwrap_err()), missing_title);
+    let args::Args(checked) =
+        serde_json::from_value::<args::Args<Extended>>(json!({"titel": "milk"})).unwrap();
+    assert_eq!(problems(&checked.unwrap_err()), missing_title);
+}
+
 /// A misspelled key of a type that takes unknown keys (no
 /// `deny_unknown_fields`): the schema does not list it, so it is an
 /// unknown key with its near miss, and the corrected call renames it, with

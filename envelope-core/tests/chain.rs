@@ -300,3 +300,41 @@ fn the_chain_is_walked_to_the_first_recognised_error() {
     );
     assert_eq!(from_error(&carried).code.as_deref(), Some("IO_OTHER"));
 }
+
+#[test]
+fn each_kind_of_parse_int_error_says_its_own_text() {
+    let text = |error: std::num::ParseIntError| {
+        let envelope = from_error(&error);
+        assert_eq!(envelope.error_class, ErrorClass::InvalidArguments);
+        assert_eq!(envelope.code.as_deref(), Some("PARSE_INT"));
+        envelope.message.clone()
+    };
+    assert_eq!(text("".parse::<u8>().unwrap_err()), "the integer is empty");
+    assert_eq!(
+        text("12a".parse::<u8>().unwrap_err()),
+        "the integer contains an invalid digit"
+    );
+    assert_eq!(
+        text("300".parse::<u8>().unwrap_err()),
+        "the integer is too large for its type"
+    );
+    assert_eq!(
+        text("-200".parse::<i8>().unwrap_err()),
+        "the integer is too small for its type"
+    );
+    assert_eq!(
+        text("0".parse::<std::num::NonZeroU8>().unwrap_err()),
+        "the integer must not be zero"
+    );
+}
+
+#[test]
+fn a_boxed_errors_accessors_read_what_its_envelope_says() {
+    let unknown: Box<dyn Error + Send + Sync> = Box::new(QuotaError);
+    assert_eq!(Envelope::error_class(&unknown), ErrorClass::Internal);
+    assert_eq!(Envelope::code(&unknown), Some(UNCLASSIFIED));
+    assert_eq!(unknown.to_envelope().code.as_deref(), Some(UNCLASSIFIED));
+    let parse: Box<dyn Error + Send + Sync> = Box::new("12a".parse::<u8>().unwrap_err());
+    assert_eq!(Envelope::error_class(&parse), ErrorClass::InvalidArguments);
+    assert_eq!(Envelope::code(&parse), Some("PARSE_INT"));
+}

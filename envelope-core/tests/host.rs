@@ -1324,6 +1324,14 @@ fn a_union_members_name_in_a_path_is_fitted_to_the_arguments_sent() {
         payment.bank.iban\n  String should have at most 34 characters [type=string_too_long, input_value='DE89370400440532013000000000000', input_type=str]\n\
         payment.bic\n  Field required [type=missing, input_value={}, input_type=dict]\n";
     let mut read = host::read_tool_result(&text_result(report)).unwrap();
+    // A type pydantic does not name for a wrong type is another problem.
+    assert_eq!(
+        read.to_json()["argument_errors"],
+        json!([
+            {"path": "/payment/bic", "kind": "missing", "received": "object"},
+            {"path": "/payment/bank/iban", "kind": "other", "received": "string"},
+        ])
+    );
     let paths = |read: &ErrorEnvelope| {
         read.argument_errors
             .iter()
@@ -1336,4 +1344,72 @@ fn a_union_members_name_in_a_path_is_fitted_to_the_arguments_sent() {
     // The tag is dropped: the path names the value sent. A missing key at
     // the end of a path stays.
     assert_eq!(paths(&read), ["/payment/bic", "/payment/iban"]);
+}
+
+#[test]
+fn pydantic_union_members_with_dashes_and_underscores_are_dropped() {
+    let report = "2 validation errors for pageArguments\n\
+        size.function-after[check(), int]\n  Input should be a valid integer [type=int_type, input_value='x', input_type=str]\n\
+        sort.typed_dict[Order]\n  Field required [type=missing, input_value={}, input_type=dict]\n";
+    let read = host::read_tool_result(&text_result(report)).unwrap();
+    assert_eq!(
+        read.to_json()["argument_errors"],
+        json!([
+            {"path": "/sort", "kind": "missing", "received": "object"},
+            {"path": "/size", "kind": "wrong_type", "expected": "a valid integer", "received": "string"},
+        ])
+    );
+}
+
+#[test]
+fn the_json_is_shown_while_json_and_lead_fit_in_max_model_text_chars() {
+    let text = |length: usize| {
+        let envelope = ErrorEnvelope::new(ErrorClass::ObjectNotFound, "m".repeat(length));
+        let next = host::next_move(&envelope, CallBehaviour::READ, 1);
+        host::model_text(&envelope, &next)
+    };
+    // The longest message whose JSON and lead still fit, to the character.
+    let fits = (0..host::MAX_MODEL_TEXT_CHARS)
+        .rev()
+        .find(|length| text(*length).starts_with('{'))
+        .unwrap();
+    assert_eq!(text(fits).chars().count(), host::MAX_MODEL_TEXT_CHARS);
+    let over = text(fits + 1);
+    assert!(!over.starts_with('{'), "{over}");
+    assert!(over.chars().count() <= host::MAX_MODEL_TEXT_CHARS);
+}
+
+#[cfg(feature = "rmcp")]
+#[test]
+fn an_rmcp_call_tool_result_is_read_as_its_json() {
+    use rmcp::model::{CallToolResult, ContentBlock};
+    let failed = CallToolResult::error(vec![ContentBlock::text("no note has the id n-9")]);
+    let read = host::read_call_tool_result(&failed).unwrap();
+    assert_eq!(
+        read,
+        host::read_tool_result(&text_result("no note has the id n-9")).unwrap()
+    );
+    assert_eq!(read.message, "no note has the id n-9");
+    let succeeded = CallToolResult::success(vec![ContentBlock::text("n-9: milk")]);
+    assert_eq!(host::read_call_tool_result(&succeeded), None);
+}
+
+#[test]
+fn a_json_body_is_a_problem_only_with_a_problems_members() {
+    // An object without `type`, `title`, `detail`, `errors` and the rest
+    // is no problem details: the status speaks.
+    let read = host::read_http(503, Some("application/json"), None, br#"{"queue": 3}"#).unwrap();
+    assert_eq!(read.message, "the server answered 503 Service Unavailable");
+    // A problem without `detail`, `title` or a problem of the arguments
+    // says its class's message.
+    let read = host::read_http(
+        503,
+        Some("application/problem+json"),
+        None,
+        br#"{"type": "about:blank", "status": 503}"#,
+    )
+    .unwrap();
+    assert_eq!(read.error_class, ErrorClass::Transient);
+    assert_eq!(read.message, ErrorClass::Transient.generic_message());
+    assert!(read.argument_errors.is_empty());
 }

@@ -671,8 +671,13 @@ mod tests {
             (json!({"sql": "", "ratio": 1.5}), &["/ratio"][..]),
             // The bound may not be a multiple.
             (json!({"sql": "", "step": 105}), &["/step"]),
-            // Inside the schema's bounds: the server's own limit.
+            // Inside the schema's bounds, or on one: the server's own limit.
             (json!({"sql": "", "limit": 500}), &["/limit"]),
+            (json!({"sql": "", "limit": 1000}), &["/limit"]),
+            (json!({"sql": "", "page": 20}), &["/page"]),
+            // An object where the schema has an array: its keys are no
+            // items.
+            (json!({"sql": "", "rows": {"a": 12}}), &["/rows/a"]),
             // A property the schema does not list, a value that is not a
             // number, a second problem without a bound.
             (json!({"sql": "", "offset": 5000}), &["/offset"]),

@@ -712,7 +712,14 @@ mod tests {
                 .as_str(),
             "8e03978e-40d5-43e8-bc93-6894a57f9324"
         );
-        for bad in ["", " ", "a b", "é", &"x".repeat(256)] {
+        let longest = "x".repeat(MAX_KEY_CHARS);
+        assert_eq!(Key::parse(&longest).unwrap().to_string(), longest);
+        for rule in [KeyRule::Required, KeyRule::Optional] {
+            assert_eq!(KeyRule::from_wire(rule.as_str()), Some(rule));
+        }
+        assert_eq!(KeyRule::Required.as_str(), "required");
+        assert_eq!(KeyRule::Optional.as_str(), "optional");
+        for bad in ["", " ", "a b", "é", &"x".repeat(MAX_KEY_CHARS + 1)] {
             let refused = Key::parse(bad).unwrap_err();
             assert_eq!(
                 refused.code.as_deref(),

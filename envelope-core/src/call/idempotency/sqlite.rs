@@ -294,6 +294,34 @@ mod tests {
         }
     }
 
+    /// The value of a store's future, which is ready at once.
+    fn ready<T>(mut future: StoreFuture<'_, T>) -> Result<T, StoreError> {
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        match future.as_mut().poll(&mut context) {
+            std::task::Poll::Ready(value) => value,
+            std::task::Poll::Pending => panic!("the SQLite store's future was not ready"),
+        }
+    }
+
+    #[test]
+    fn the_lease_runs_out_on_the_clock() {
+        let store = SqliteStore::new(Connection::open_in_memory().unwrap())
+            .unwrap()
+            .with_lease(Duration::from_millis(20));
+        let scope = Scope::new(None, "add_note");
+        let key = Key::parse("k-1").unwrap();
+        let first = token(ready(store.claim(&scope, &key, "{}")).unwrap());
+        assert_eq!(
+            ready(store.claim(&scope, &key, "{}")).unwrap(),
+            Claim::Running
+        );
+        std::thread::sleep(Duration::from_millis(60));
+        let Claim::Expired(second) = ready(store.claim(&scope, &key, "{}")).unwrap() else {
+            panic!("the lease did not run out");
+        };
+        assert_ne!(first, second);
+    }
+
     #[test]
     fn a_restart_keeps_the_answer() {
         let (dir, path) = temp_db("restart");
