@@ -12,7 +12,12 @@
 #                   first against its own tests (unit tests and tests/,
 #                   all features), then, with `--iterate`, the survivors
 #                   against the test suite's tests as well (the host's
-#                   loop over rmcp, the routers, the spans end to end).
+#                   loop over rmcp, the routers, the spans end to end);
+#                   then, when ENVELOPE_POSTGRES_URL names a server
+#                   (`export ENVELOPE_POSTGRES_URL=$(scripts/postgres.sh)`),
+#                   the survivors in the Postgres store against the
+#                   Postgres tests (`#[ignore]`d, so no earlier pass runs
+#                   them).
 #   derive          mutates envelope-derive in two passes: first against its
 #                   own tests (unit tests, the UI cases checked at the unit
 #                   level, and the attribute reference's doctests: seconds
@@ -60,18 +65,34 @@ mutants() {
         --all-features \
         --minimum-test-timeout "${MUTANTS_TEST_TIMEOUT:-120}" \
         --jobs "${CARGO_MUTANTS_JOBS:-2}" \
-        --output "target/mutants/$target" \
+        --output "${MUTANTS_OUTPUT:-target/mutants/$target}" \
         "$@" \
-        -- -- --skip ui --exact
+        -- -- "${TEST_ARGS[@]}"
 }
+# What each test binary is given: every test but the trybuild UI cases.
+TEST_ARGS=(--skip ui --exact)
 
 # cargo-mutants exits with 2 when some mutants were missed and 3 when some
 # timed out: results, not failures of the run.
-first_pass() {
-    mutants --test-package "envelope-$target" "$@" || {
+results() {
+    "$@" || {
         status=$?
         [ "$status" -eq 2 ] || [ "$status" -eq 3 ]
     }
+}
+
+first_pass() {
+    results mutants --test-package "envelope-$target" "$@"
+}
+
+# `--re` options naming each mutant listed in the file $1 whose line
+# matches the regex $2, exactly (its name's regex metacharacters escaped).
+named() {
+    local name
+    names=()
+    while IFS= read -r name; do
+        names+=(--re "^$(printf '%s' "$name" | sed 's/[][\\.+*?(){}|^$#&~-]/\\&/g')\$")
+    done < <(grep -e "$2" "$1" || true)
 }
 
 # The first pass's survivors, each named exactly (`--re`, its name's
@@ -81,12 +102,23 @@ first_pass() {
 second_pass() {
     local missed="target/mutants/$target/mutants.out/missed.txt"
     [ "${MUTANTS_SECOND_PASS:-1}" = 1 ] && [ -s "$missed" ] || return 0
-    local names=() name
-    while IFS= read -r name; do
-        names+=(--re "^$(printf '%s' "$name" | sed 's/[][\\.+*?(){}|^$#&~-]/\\&/g')\$")
-    done <"$missed"
-    mutants --test-package "envelope-$target" --test-package envelope-test-suite \
+    named "$missed" .
+    results mutants --test-package "envelope-$target" --test-package envelope-test-suite \
         --cargo-arg=--tests "${names[@]}"
+}
+
+# The survivors in the Postgres store against the Postgres tests, which
+# need a server and are `#[ignore]`d: run only when ENVELOPE_POSTGRES_URL
+# names one (`export ENVELOPE_POSTGRES_URL=$(scripts/postgres.sh)`).
+# Results: target/mutants/core/postgres/mutants.out/.
+postgres_pass() {
+    local missed="target/mutants/$target/mutants.out/missed.txt"
+    [ -n "${ENVELOPE_POSTGRES_URL:-}" ] && [ -s "$missed" ] || return 0
+    named "$missed" '/idempotency/postgres\.rs:'
+    [ "${#names[@]}" -gt 0 ] || return 0
+    local TEST_ARGS=(--ignored) MUTANTS_OUTPUT="target/mutants/$target/postgres"
+    results mutants --test-package envelope-test-suite \
+        --cargo-arg=--test=exactly_once_postgres "${names[@]}"
 }
 
 case "$target" in
@@ -94,6 +126,7 @@ case "$target" in
         # Its unit tests and tests/ (seconds per mutant).
         first_pass --cargo-arg=--tests "$@"
         second_pass
+        postgres_pass
         ;;
     derive)
         # Its unit tests and doctests (the attribute reference's examples).
