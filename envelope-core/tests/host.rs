@@ -1413,3 +1413,33 @@ fn a_json_body_is_a_problem_only_with_a_problems_members() {
     assert_eq!(read.message, ErrorClass::Transient.generic_message());
     assert!(read.argument_errors.is_empty());
 }
+
+#[test]
+fn each_formats_own_spellings_are_read() {
+    // RFC 9457's pointer as a URI fragment is percent-encoded.
+    let body = br##"{"type": "about:blank", "title": "Bad Request", "status": 422, "errors": [{"pointer": "#/first%20name", "detail": "must not be blank"}]}"##;
+    let read = host::read_http(422, Some("application/problem+json"), None, body).unwrap();
+    assert_eq!(
+        read.to_json()["argument_errors"],
+        json!([{"path": "/first name", "kind": "other", "expected": "valid: must not be blank"}])
+    );
+    // The TypeScript SDK's zod line for the arguments as a whole.
+    let zod = "Input validation error: Invalid arguments for tool add_note: Invalid input: expected object, received string at object root";
+    let read = host::read_jsonrpc_error(-32602, zod, None);
+    assert_eq!(
+        read.to_json()["argument_errors"],
+        json!([{"path": "", "kind": "wrong_type", "expected": "object", "received": "string"}])
+    );
+    // pydantic's names of the JSON types it received.
+    let report = "2 validation errors for noteArguments\n\
+        title\n  Input should be a valid string [type=string_type, input_value=5, input_type=int]\n\
+        body\n  Input should be a valid string [type=string_type, input_value=None, input_type=NoneType]\n";
+    let read = host::read_tool_result(&text_result(report)).unwrap();
+    assert_eq!(
+        read.to_json()["argument_errors"],
+        json!([
+            {"path": "/body", "kind": "wrong_type", "expected": "a valid string", "received": "null"},
+            {"path": "/title", "kind": "wrong_type", "expected": "a valid string", "received": "integer"},
+        ])
+    );
+}

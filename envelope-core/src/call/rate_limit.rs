@@ -505,6 +505,11 @@ mod tests {
             ),
             signals(Some(2000), Some(4), Some(0))
         );
+        // Outside a string a backslash is a character, not an escape.
+        assert_eq!(
+            read(r#"a\;r=0;t=3"#, ""),
+            signals(Some(3000), None, Some(0))
+        );
         assert_eq!(
             read(r#""A";r=0;t=1"#, r#""a";q=4"#),
             signals(Some(1000), None, Some(0))
