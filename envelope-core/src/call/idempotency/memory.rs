@@ -387,4 +387,25 @@ mod tests {
             Claim::Done("done".into())
         );
     }
+
+    #[test]
+    fn a_store_with_room_purges_nothing() {
+        let store = MemoryStore::new()
+            .with_ttl(Duration::from_secs(60))
+            .with_lease(Duration::from_secs(10));
+        assert!(store.is_empty());
+        let scope = Scope::new(None, "add_note");
+        let now = Instant::now();
+        let _ = run(store.claim_at(&scope, &key("a"), "{}", now).unwrap());
+        let _ = run(store.claim_at(&scope, &key("b"), "{}", now).unwrap());
+        assert!(!store.is_empty());
+        // Both forgotten at 70 s, but a store with room for a new key
+        // drops nothing: the records go when it is full.
+        let _ = run(
+            store
+                .claim_at(&scope, &key("c"), "{}", now + Duration::from_secs(80))
+                .unwrap(),
+        );
+        assert_eq!(store.len(), 3);
+    }
 }
