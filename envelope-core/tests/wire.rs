@@ -536,6 +536,14 @@ fn a_change_of_call_leads_with_the_class_sentence() {
         ErrorEnvelope::new(ErrorClass::Unsupported, "notes cannot be exported").to_string(),
         "Do not repeat this call unchanged: use a supported option or another tool.\nUNSUPPORTED: notes cannot be exported\nDo not repeat this call unchanged: use a supported option or another tool."
     );
+    // "Unchanged" forbids the same call only: a step that tries again
+    // with a change stays.
+    assert_eq!(
+        ErrorEnvelope::new(ErrorClass::Unsupported, "xlsx is not supported")
+            .with_next_step("try again with the format csv")
+            .to_string(),
+        "Do not repeat this call unchanged: use a supported option or another tool.\nUNSUPPORTED: xlsx is not supported\nNext step: try again with the format csv\nDo not repeat this call unchanged: use a supported option or another tool."
+    );
     assert_eq!(
         ErrorEnvelope::new(ErrorClass::SyntaxError, "syntax error at or near \"SELEC\"")
             .with_correlation_id("req-10")
@@ -568,5 +576,23 @@ fn problem_details_status_codes() {
     assert_eq!(
         problem.status_code(),
         http::StatusCode::INTERNAL_SERVER_ERROR
+    );
+}
+
+/// Each argument problem says its fix; an unknown key with no near miss
+/// is removed.
+#[test]
+fn an_unknown_key_without_a_near_miss_is_removed() {
+    use envelope_core::{ArgumentError, ArgumentErrorKind, args};
+    let envelope = args::invalid_arguments(vec![ArgumentError::new(
+        ArgumentErrorKind::UnknownField,
+        "/colour",
+    )]);
+    assert_eq!(
+        envelope.to_string(),
+        "Fix these arguments, then call this tool again:\n\
+         - /colour is not an argument of this tool: remove it\n\
+         INVALID_ARGUMENTS\n\
+         Fix the arguments listed above, then call this tool again."
     );
 }

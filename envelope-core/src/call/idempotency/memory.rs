@@ -401,11 +401,9 @@ mod tests {
         assert!(!store.is_empty());
         // Both forgotten at 70 s, but a store with room for a new key
         // drops nothing: the records go when it is full.
-        let _ = run(
-            store
-                .claim_at(&scope, &key("c"), "{}", now + Duration::from_secs(80))
-                .unwrap(),
-        );
+        let _ = run(store
+            .claim_at(&scope, &key("c"), "{}", now + Duration::from_secs(80))
+            .unwrap());
         assert_eq!(store.len(), 3);
     }
 }
