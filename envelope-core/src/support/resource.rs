@@ -32,3 +32,27 @@ pub const fn server_category(class: ErrorClass, category: UserErrorCategory) -> 
         _ => server_class(class).default_category(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The derive's class and category of a `resource = server` variant
+    /// are those of the envelope rule, for every class, with a category
+    /// that is no class's default.
+    #[test]
+    fn the_class_and_category_agree_with_the_envelope_rule() {
+        for &class in ErrorClass::ALL {
+            let category = UserErrorCategory::Duplicate;
+            let envelope = ErrorEnvelope::new(class, "m")
+                .with_category(category)
+                .for_server_resource();
+            assert_eq!(server_class(class), envelope.error_class, "{class}");
+            assert_eq!(
+                Some(server_category(class, category)),
+                envelope.category,
+                "{class}"
+            );
+        }
+    }
+}

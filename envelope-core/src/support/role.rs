@@ -298,3 +298,48 @@ impl_role!(OraField::into_ora_code -> i32 {
     Option<i32> => |v| v;
     &Option<i32> => |v| *v;
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::argument_error::ArgumentErrorKind;
+
+    /// Every form of an `argument_errors` field copies and moves its
+    /// problems, in order.
+    #[test]
+    fn each_argument_list_copies_and_moves_its_problems() {
+        let one = ArgumentError::new(ArgumentErrorKind::Missing, "/title");
+        let two = ArgumentError::new(ArgumentErrorKind::UnknownField, "/titel");
+        let both = vec![one.clone(), two.clone()];
+        let copied = |list: &dyn Fn(&mut Vec<ArgumentError>)| {
+            let mut out = vec![two.clone()];
+            list(&mut out);
+            out
+        };
+        assert_eq!(
+            copied(&|out| one.copy_into(out)),
+            [two.clone(), one.clone()]
+        );
+        assert_eq!(
+            copied(&|out| both.copy_into(out)),
+            [two.clone(), one.clone(), two.clone()]
+        );
+        assert_eq!(
+            copied(&|out| both.as_slice().copy_into(out)),
+            [two.clone(), one.clone(), two.clone()]
+        );
+        assert_eq!(
+            copied(&|out| Some(one.clone()).copy_into(out)),
+            [two.clone(), one.clone()]
+        );
+        assert_eq!(
+            copied(&|out| None::<ArgumentError>.copy_into(out)),
+            [two.clone()]
+        );
+        let mut moved = Vec::new();
+        one.clone().move_into(&mut moved);
+        both.clone().move_into(&mut moved);
+        Some(both).move_into(&mut moved);
+        assert_eq!(moved, [one.clone(), one.clone(), two.clone(), one, two]);
+    }
+}
