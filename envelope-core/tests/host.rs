@@ -1417,11 +1417,14 @@ fn a_json_body_is_a_problem_only_with_a_problems_members() {
 #[test]
 fn each_formats_own_spellings_are_read() {
     // RFC 9457's pointer as a URI fragment is percent-encoded.
-    let body = br##"{"type": "about:blank", "title": "Bad Request", "status": 422, "errors": [{"pointer": "#/first%20name", "detail": "must not be blank"}]}"##;
+    let body = br##"{"type": "about:blank", "title": "Bad Request", "status": 422, "errors": [{"pointer": "#%2Fage", "detail": "must be a number"}, {"pointer": "#/first%20name", "detail": "must not be blank"}]}"##;
     let read = host::read_http(422, Some("application/problem+json"), None, body).unwrap();
     assert_eq!(
         read.to_json()["argument_errors"],
-        json!([{"path": "/first name", "kind": "other", "expected": "valid: must not be blank"}])
+        json!([
+            {"path": "/age", "kind": "other", "expected": "a number"},
+            {"path": "/first name", "kind": "other", "expected": "valid: must not be blank"},
+        ])
     );
     // The TypeScript SDK's zod line for the arguments as a whole.
     let zod = "Input validation error: Invalid arguments for tool add_note: Invalid input: expected object, received string at object root";
