@@ -116,9 +116,15 @@ postgres_pass() {
     [ -n "${ENVELOPE_POSTGRES_URL:-}" ] && [ -s "$missed" ] || return 0
     named "$missed" '/idempotency/postgres\.rs:'
     [ "${#names[@]}" -gt 0 ] || return 0
-    local TEST_ARGS=(--ignored) MUTANTS_OUTPUT="target/mutants/$target/postgres"
-    results mutants --test-package envelope-test-suite \
-        --cargo-arg=--test=exactly_once_postgres "${names[@]}"
+    # Its tests by exact name: `--test` would also ask the mutated
+    # package for that target, and `--ignored` alone would run the other
+    # suites' ignored tests (Python and Node servers).
+    local tests
+    mapfile -t tests < <(grep -A3 '^#\[ignore' test_suite/tests/exactly_once_postgres.rs |
+        sed -n 's/^async fn \([a-z_]*\)().*/\1/p')
+    local TEST_ARGS=(--ignored --exact "${tests[@]}")
+    local MUTANTS_OUTPUT="target/mutants/$target/postgres"
+    results mutants --test-package envelope-test-suite --cargo-arg=--tests "${names[@]}"
 }
 
 case "$target" in
