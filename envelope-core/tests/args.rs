@@ -1547,11 +1547,13 @@ fn args_checks_with_the_enabled_parser() {
 #[cfg(all(feature = "schemars", feature = "jsonschema"))]
 #[test]
 fn args_renames_into_a_missing_key_of_the_same_object_only() {
+    #[allow(dead_code)] // only deserialized
     #[derive(Debug, Deserialize, schemars::JsonSchema)]
     #[serde(deny_unknown_fields)]
     struct Meta {
         author: String,
     }
+    #[allow(dead_code)] // only deserialized
     #[derive(Debug, Deserialize, schemars::JsonSchema)]
     struct Item {
         count: u8,
@@ -1578,6 +1580,7 @@ fn args_renames_into_a_missing_key_of_the_same_object_only() {
     );
     // The schema requires `title`, serde would default it: the corrected
     // call must send it, and nothing fills it.
+    #[allow(dead_code)] // only deserialized
     #[derive(Debug, Deserialize, schemars::JsonSchema)]
     #[schemars(extend("required" = ["count", "title"]))]
     struct Required {
@@ -1604,12 +1607,14 @@ fn args_renames_into_a_missing_key_of_the_same_object_only() {
 #[cfg(feature = "schemars")]
 #[test]
 fn args_leaves_the_keys_an_open_schema_takes() {
+    #[allow(dead_code)] // only deserialized
     #[derive(Debug, Deserialize, schemars::JsonSchema)]
     struct Labels {
         title: String,
         #[serde(flatten)]
         labels: BTreeMap<String, String>,
     }
+    #[allow(dead_code)] // only deserialized
     #[derive(Debug, Deserialize, schemars::JsonSchema)]
     #[schemars(extend("patternProperties" = {"^x-": {"type": "string"}}))]
     struct Extended {

@@ -334,7 +334,7 @@ mod tests {
         );
         assert_eq!(
             copied(&|out| None::<ArgumentError>.copy_into(out)),
-            [two.clone()]
+            std::slice::from_ref(&two)
         );
         let mut moved = Vec::new();
         one.clone().move_into(&mut moved);
