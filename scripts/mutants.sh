@@ -95,8 +95,8 @@ named() {
     done < <(grep -e "$2" "$1" || true)
 }
 
-# The first pass's survivors, each named exactly (`--re`, its name's
-# regex metacharacters escaped), against the test suite's tests as well.
+# The first pass's survivors, each named exactly (`named`), against the
+# test suite's tests as well.
 # By name, not with `--iterate`: a sharded list can change between the
 # passes. MUTANTS_SECOND_PASS=0 stops after the first pass.
 second_pass() {

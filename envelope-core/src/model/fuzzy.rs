@@ -116,8 +116,8 @@ mod tests {
         let ends_in_p = |_: &str, name: &str, _| name.ends_with('p');
         assert_eq!(suggest_where("HELLO", names, 1, ends_in_p), ["help"]);
         // The rule sees the folded texts and their distance.
-        let one_edit = |target: &str, _: &str, distance| target == "hello" && distance == 1;
         assert_eq!(suggest("hello", names, 3), ["hell", "hallo", "help"]);
+        let one_edit = |target: &str, _: &str, distance| target == "hello" && distance == 1;
         assert_eq!(
             suggest_where("HELLO", names, 3, one_edit),
             ["hell", "hallo"]

@@ -39,11 +39,16 @@ mod tests {
 
     /// The derive's class and category of a `resource = server` variant
     /// are those of the envelope rule, for every class, with a category
-    /// that is no class's default.
+    /// that is no class's default (so keeping it and replacing it differ).
     #[test]
     fn the_class_and_category_agree_with_the_envelope_rule() {
+        let category = UserErrorCategory::MissingContext;
+        assert!(
+            ErrorClass::ALL
+                .iter()
+                .all(|class| class.default_category() != category)
+        );
         for &class in ErrorClass::ALL {
-            let category = UserErrorCategory::Duplicate;
             let envelope = ErrorEnvelope::new(class, "m")
                 .with_category(category)
                 .for_server_resource();
