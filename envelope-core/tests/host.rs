@@ -235,6 +235,56 @@ fn sdk_texts() {
             problems: envelope.argument_errors.clone(),
         }
     );
+    // Blank lines (a transport's, or whitespace only) between a location
+    // and its line are skipped: the problem stays at its location.
+    let spaced = "1 validation error for typedArguments\nn\n\n   \n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='abc', input_type=str]\n";
+    let spaced = host::read_tool_result(&text_result(spaced)).unwrap();
+    assert_eq!(spaced.argument_errors, envelope.argument_errors);
+}
+
+#[test]
+fn an_attempt_once_marked_replayed_stays_so() {
+    let first = envelope_core::Attempt::of(CallBehaviour::default().keyed_if(true));
+    assert!(!first.replayed);
+    assert!(first.replayed_if(true).replayed);
+    assert!(!first.replayed_if(false).replayed);
+    assert!(first.replayed_if(true).replayed_if(false).replayed);
+}
+
+#[test]
+fn the_class_leads_a_stop_only_when_it_says_no_repeat() {
+    // ALREADY_EXISTS's sentence says "do not create it again", not "do
+    // not repeat": a stop says so itself.
+    let exists = ErrorEnvelope::new(ErrorClass::AlreadyExists, "the note exists");
+    let text = host::model_text(&exists, &NextMove::Stop);
+    assert!(
+        text.contains("Do not repeat this call. Tell the user it failed."),
+        "{text}"
+    );
+    assert!(!text.contains("Do not create it again"), "{text}");
+    // INSUFFICIENT_PRIVILEGE's does: it leads.
+    let denied = ErrorEnvelope::new(ErrorClass::InsufficientPrivilege, "no access");
+    let text = host::model_text(&denied, &NextMove::AskUser);
+    assert!(
+        text.contains(
+            "Do not repeat this call: it is not permitted. Tell the user, or ask them for access."
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("Ask the user to resolve it."), "{text}");
+    // Arguments to fix with none listed: the class's sentence, not a
+    // list's lead with nothing under it.
+    let none = envelope_core::args::invalid_arguments(Vec::new());
+    let fix = NextMove::FixArguments {
+        problems: Vec::new(),
+        arguments: None,
+    };
+    let text = host::model_text(&none, &fix);
+    assert!(
+        text.contains("Fix the arguments, then call this tool again."),
+        "{text}"
+    );
+    assert!(!text.contains("Fix these arguments"), "{text}");
 }
 
 #[test]
@@ -527,6 +577,12 @@ fn other_frameworks_validation_bodies() {
             String::from("One or more validation errors occurred.")
         )
     );
+    // A list body's entries start with their index.
+    let aspnet_list = json!({"title": "One or more validation errors occurred.", "status": 400, "errors": {"[1].Title": ["The Title field is required."]}});
+    assert_eq!(
+        http_problems(400, aspnet_list).0,
+        json!([{"path": "/1/Title", "kind": "missing"}])
+    );
     // Spring's ProblemDetail with a map of messages.
     let spring = json!({"type": "about:blank", "title": "Bad Request", "status": 400, "detail": "Invalid request content.", "instance": "/notes", "errors": {"title": "must not be blank", "address.zip": "size must be between 5 and 5"}});
     let (problems, message) = http_problems(400, spring);
@@ -561,6 +617,11 @@ fn other_frameworks_validation_bodies() {
     assert_eq!(
         http_problems(400, zod4).0,
         json!([{"path": "/name", "kind": "wrong_type", "expected": "string", "received": "number"}, {"path": "/days", "kind": "out_of_range", "expected": ">= 1"}])
+    );
+    let zod4_bool = json!({"success": false, "error": {"name": "ZodError", "issues": [{"expected": "string", "code": "invalid_type", "path": ["title"], "message": "Invalid input: expected string, received boolean"}]}});
+    assert_eq!(
+        http_problems(400, zod4_bool).0,
+        json!([{"path": "/title", "kind": "wrong_type", "expected": "string", "received": "boolean"}])
     );
     let zod3 = json!({"issues": [{"code": "unrecognized_keys", "keys": ["colour"], "path": [], "message": "Unrecognized key(s) in object: 'colour'"}, {"code": "invalid_enum_value", "options": ["fast", "slow"], "received": "quick", "path": ["mode"], "message": "Invalid enum value."}]});
     assert_eq!(
@@ -749,6 +810,23 @@ fn retries_jitter_and_budget() {
         NextMove::ChangeCall
     );
     assert_eq!(retries.repeats(), 1);
+}
+
+#[test]
+fn a_peers_details_are_kept_up_to_eight_kib() {
+    // `{"blob":"…"}` is 11 bytes and the string's: 8 KiB in all, then one
+    // byte more.
+    let read = |blob: usize| {
+        let peer = json!({
+            "error_class": "OBJECT_NOT_FOUND",
+            "message": "no such note",
+            "details": {"blob": "x".repeat(blob)},
+        });
+        let result = json!({"content": [{"type": "text", "text": "x"}], "structuredContent": peer, "isError": true});
+        host::read_tool_result(&result).unwrap().details.clone()
+    };
+    assert_eq!(read(8 * 1024 - 11)["blob"].as_str().unwrap().len(), 8181);
+    assert!(read(8 * 1024 - 10).is_empty());
 }
 
 #[test]

@@ -62,6 +62,10 @@ enum TagError {
     #[error("read back {0:?}")]
     #[envelope(class = InvalidArguments, message = "{0:?}")]
     Echo(#[envelope(argument_errors)] Vec<ArgumentError>),
+
+    #[error("counted")]
+    #[envelope(class = InvalidArguments, message = "the arguments have problems")]
+    Counted(#[envelope(argument_errors, detail = "problems")] Vec<ArgumentError>),
 }
 
 const STEP: &str = "fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument";
@@ -165,6 +169,18 @@ fn optional_and_read_fields() {
     assert!(env.message.starts_with("[ArgumentError { path: \"/c\""));
     let empty: ErrorEnvelope = TagError::Echo(Vec::new()).into();
     assert_eq!(empty.argument_errors, []);
+    // So is one a `detail` reads (and no template): the list is in both.
+    let counted = TagError::Counted(vec![ArgumentError::new(ArgumentErrorKind::Missing, "/d")]);
+    let json = concat!(
+        r#"{"isError":true,"error_class":"INVALID_ARGUMENTS","message":"the arguments have problems","#,
+        r#""next_steps":["fix each argument listed in argument_errors, then call the tool again with the fixed arguments; its inputSchema lists every argument"],"#,
+        r#""code":"COUNTED","category":"Validation","#,
+        // `details` is a JSON map: its objects' keys are sorted.
+        r#""details":{"problems":[{"kind":"missing","path":"/d"}]},"#,
+        r#""argument_errors":[{"path":"/d","kind":"missing"}]}"#,
+    );
+    assert_eq!(counted.to_json_string(), json);
+    assert_eq!(counted.into_envelope().to_json_string(), json);
 }
 
 #[test]

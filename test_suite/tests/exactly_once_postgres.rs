@@ -15,7 +15,7 @@
 use std::time::Duration;
 
 use envelope::ErrorEnvelope;
-use envelope::idempotency::PostgresStore;
+use envelope::idempotency::{Claim, Claimed, Key, PostgresStore, Scope, Store};
 use envelope::rmcp::Idempotency;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::service::{RoleClient, RunningService};
@@ -127,6 +127,33 @@ fn add(
 /// A key no other run of the tests used.
 fn key() -> String {
     uuid::Uuid::new_v4().to_string()
+}
+
+/// The store alone, through the `Store` trait: a claim records its answer
+/// once; a second `finish` with the same claim is fenced (`false`) and
+/// leaves the first answer, which the next claim of the key gets.
+#[tokio::test]
+#[ignore = "needs a Postgres server: see .ci/run"]
+async fn a_claim_records_its_answer_once() {
+    let pool = PgPool::connect(&url()).await.unwrap();
+    let store = PostgresStore::new(pool).await.unwrap();
+    let scope = Scope::new(Some("ann".into()), "add_note");
+    let key = Key::parse(&key()).unwrap();
+    let claim = store.claim(&scope, &key, "fingerprint").await.unwrap();
+    let Claim::Run(token) = claim else {
+        panic!("a new key is the call's to run, not {claim:?}")
+    };
+    let claimed = Claimed {
+        scope: scope.clone(),
+        key: key.clone(),
+        token,
+    };
+    assert!(store.finish(&claimed, "first").await.unwrap());
+    assert!(!store.finish(&claimed, "second").await.unwrap());
+    assert_eq!(
+        store.claim(&scope, &key, "fingerprint").await.unwrap(),
+        Claim::Done("first".into()),
+    );
 }
 
 #[tokio::test]

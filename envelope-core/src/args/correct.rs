@@ -214,6 +214,18 @@ mod tests {
     }
 
     #[test]
+    fn a_boolean_sent_as_a_string_is_corrected_either_way() {
+        for (sent, value) in [("true", true), ("false", false)] {
+            let rejected =
+                crate::args::parse::<Query>(json!({"sql": "x", "archived": sent})).unwrap_err();
+            assert_eq!(
+                rejected.details[CORRECTED_ARGUMENTS],
+                json!({"sql": "x", "archived": value})
+            );
+        }
+    }
+
+    #[test]
     fn no_offer_when_a_problem_has_no_fix_or_the_fix_does_not_parse() {
         // A missing value nothing fills.
         let envelope = invalid_arguments(vec![problem(ArgumentErrorKind::Missing, "/sql")]);

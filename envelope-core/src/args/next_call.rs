@@ -674,6 +674,7 @@ mod tests {
             // Inside the schema's bounds, or on one: the server's own limit.
             (json!({"sql": "", "limit": 500}), &["/limit"]),
             (json!({"sql": "", "limit": 1000}), &["/limit"]),
+            (json!({"sql": "", "limit": 1}), &["/limit"]),
             (json!({"sql": "", "page": 20}), &["/page"]),
             // An object where the schema has an array: its keys are no
             // items.

@@ -451,6 +451,21 @@ mod tests {
     }
 
     #[test]
+    fn debug_shows_the_call_not_its_plumbing() {
+        let context = CallContext::new("run_query")
+            .with_correlation_id("c-1")
+            .with_arguments(serde_json::json!({"sql": "SELECT 1"}));
+        assert_eq!(
+            format!("{context:?}"),
+            format!(
+                "CallContext {{ tool: \"run_query\", correlation_id: \"c-1\", \
+                 behaviour: {:?}, cancelled: false, .. }}",
+                CallBehaviour::default()
+            )
+        );
+    }
+
+    #[test]
     fn generated_ids_are_distinct_and_shaped() {
         let a = CallContext::generated_id();
         let b = CallContext::generated_id();
@@ -489,6 +504,19 @@ mod tests {
     }
 
     #[test]
+    fn a_keyed_call_holds_its_claim() {
+        use crate::call::idempotency::{Claimed, Key, Scope, Token};
+        let claimed = Claimed {
+            scope: Scope::new(None, "add_note"),
+            key: Key::parse("k-1").unwrap(),
+            token: Token::random(),
+        };
+        let context = CallContext::new("add_note").with_claim(claimed.clone());
+        assert_eq!(context.claim(), Some(&claimed));
+        assert_eq!(CallContext::new("add_note").claim(), None);
+    }
+
+    #[test]
     fn a_keyed_call_may_be_repeated_with_its_key() {
         #[derive(Debug)]
         struct Timeout;
@@ -515,8 +543,25 @@ mod tests {
             envelope.to_json_string(),
             r#"{"isError":true,"error_class":"TIMEOUT","message":"the operation timed out","next_steps":["repeat the same call with the same idempotency key: the server runs it at most once"],"code":"TIMEOUT","category":"Technical","retryable":true,"effect":"unknown","correlation_id":"req-1"}"#
         );
-        // Answered twice (by the tool, then by its transport): one step.
-        assert_eq!(keyed.answer(envelope.clone(), |_| {}).next_steps.len(), 1);
+        // Answered twice (by the tool, then by its transport): one step,
+        // and logged once.
+        let mut logged = 0;
+        let again = keyed.answer(envelope.clone(), |_| logged += 1);
+        assert_eq!((again.next_steps.len(), logged), (1, 0));
+        keyed.answer(Timeout.to_envelope(), |_| logged += 1);
+        assert_eq!(logged, 1);
+        // A failure that changed nothing (a rate limit) has no repeat for
+        // the key to make safe: no key step.
+        let limited = keyed.fail(ErrorEnvelope::new(ErrorClass::RateLimited, "slow down"));
+        assert!(limited.retryable);
+        assert!(
+            !limited
+                .next_steps
+                .iter()
+                .any(|step| step == crate::model::behaviour::KEY_STEP),
+            "{:?}",
+            limited.next_steps
+        );
         // Without the key, the same failure is a check, not a repeat.
         let unkeyed = CallContext::new("add_note").fail(Timeout);
         assert!(!unkeyed.retryable);

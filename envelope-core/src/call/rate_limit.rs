@@ -427,6 +427,39 @@ fn split_outside_quotes(field: &str, separator: char) -> Vec<&str> {
 mod tests {
     use super::*;
 
+    /// A limiter that refuses `ann` on `add_note` and admits the rest.
+    fn refuse_ann(operation: &str, principal: Option<&str>) -> Result<(), Limited> {
+        match (operation, principal) {
+            ("add_note", Some("ann")) => Err(Limited::new(1200, 60)),
+            _ => Ok(()),
+        }
+    }
+
+    #[cfg(any(feature = "rmcp", feature = "axum"))]
+    #[test]
+    fn the_limiter_hears_the_operation_and_the_principal() {
+        // The request here is the caller's name.
+        let named = RateLimit::<&str>::new(refuse_ann)
+            .with_principal(|request: &&str| Some(request.to_string()));
+        assert_eq!(named.check("add_note", &"ann"), Err(Limited::new(1200, 60)));
+        assert_eq!(named.check("add_note", &"bob"), Ok(()));
+        assert_eq!(named.check("list_notes", &"ann"), Ok(()));
+        // Without `with_principal`, the limiter hears none.
+        let anonymous = RateLimit::<&str>::new(refuse_ann);
+        assert_eq!(anonymous.check("add_note", &"ann"), Ok(()));
+    }
+
+    #[test]
+    fn debug_says_whether_a_principal_is_named() {
+        let anonymous = RateLimit::<&str>::new(refuse_ann);
+        assert_eq!(
+            format!("{anonymous:?}"),
+            "RateLimit { principal: false, .. }"
+        );
+        let named = anonymous.with_principal(|request: &&str| Some(request.to_string()));
+        assert_eq!(format!("{named:?}"), "RateLimit { principal: true, .. }");
+    }
+
     #[test]
     fn the_refusal_on_each_wire() {
         let limited = Limited::new(1200, 60).with_window_ms(60_000);

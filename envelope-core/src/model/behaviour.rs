@@ -134,3 +134,29 @@ impl CallBehaviour {
         }
     }
 }
+
+#[cfg(all(test, any(feature = "rmcp", feature = "axum")))]
+mod tests {
+    use super::*;
+    use crate::model::class::ErrorClass;
+
+    #[test]
+    fn a_stored_failure_sent_again_leads_with_the_replay_step_once() {
+        let stored = ErrorEnvelope::new(ErrorClass::Timeout, "timed out")
+            .with_next_step(KEY_STEP)
+            .with_next_step("check the note")
+            .with_next_step(REPLAY_STEP);
+        let sent_again = replayed(stored);
+        assert_eq!(
+            sent_again.next_steps,
+            [
+                REPLAY_STEP,
+                "the call may have taken effect: check its result before repeating it",
+                "check the note"
+            ]
+        );
+        assert!(!sent_again.retryable);
+        // Sent again a second time: the same steps.
+        assert_eq!(replayed(sent_again.clone()), sent_again);
+    }
+}

@@ -664,6 +664,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_defaults_are_a_day_and_ten_minutes() {
+        // What the constants' documentation promises, to the second.
+        assert_eq!(DEFAULT_TTL.as_secs(), 86_400);
+        assert_eq!(DEFAULT_LEASE.as_secs(), 600);
+    }
+
+    #[test]
     fn a_store_error_says_what_failed_and_becomes_its_envelope() {
         let failed = StoreError::new(std::io::Error::other("disk full"));
         assert_eq!(

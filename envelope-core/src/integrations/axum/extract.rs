@@ -359,3 +359,61 @@ fn server_mistake(detail: &'static str) -> Rejection {
         ..Rejection::new(envelope)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::future::Future;
+
+    use serde::Deserialize;
+
+    use super::*;
+
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)] // only deserialized
+    struct Find {
+        table: String,
+        filter: Filter,
+    }
+
+    #[derive(Debug, Deserialize, schemars::JsonSchema)]
+    #[allow(dead_code)] // only deserialized
+    struct Filter {
+        column: String,
+    }
+
+    /// The envelope `Json<Find>` rejects the JSON `body` with (a body in
+    /// memory, so the extractor is ready at its first poll).
+    fn rejected(body: &'static str) -> ErrorEnvelope {
+        let request = http::Request::builder()
+            .method("POST")
+            .header(CONTENT_TYPE, "application/json")
+            .body(Body::from(body))
+            .unwrap();
+        let mut future = std::pin::pin!(<Json<Find> as FromRequest<()>>::from_request(
+            request,
+            &(),
+        ));
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        match future.as_mut().poll(&mut context) {
+            std::task::Poll::Ready(Err(rejection)) => rejection.envelope().clone(),
+            std::task::Poll::Ready(Ok(_)) => panic!("{body} was read as a Find"),
+            std::task::Poll::Pending => panic!("a body in memory was not ready"),
+        }
+    }
+
+    #[test]
+    fn a_key_given_twice_is_named_at_its_object() {
+        let top = rejected(r#"{"table":"T","table":"U","filter":{"column":"C"}}"#);
+        assert_eq!(
+            top.message,
+            "1 problem in the arguments: /table must be given once"
+        );
+        let nested = rejected(r#"{"table":"T","filter":{"column":"C","column":"D"}}"#);
+        assert_eq!(
+            nested.message,
+            "1 problem in the arguments: /filter/column must be given once"
+        );
+        assert_eq!(nested.argument_errors[0].path, "/filter/column");
+        assert_eq!(nested.argument_errors[0].received, None);
+    }
+}

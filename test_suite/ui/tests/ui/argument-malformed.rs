@@ -20,6 +20,8 @@ enum E {
     NoFields,
     #[envelope(class = InvalidArguments, argument(path = "/tag", kind = unknown_variant, suggestions = zzzzzz))]
     FarField { known: Vec<String> },
+    #[envelope(class = InvalidArguments, argument(path = "/tag", kind = missing, expectd = "a tag", suggestions = nothing))]
+    OneMistakeOnce,
 }
 
 #[derive(Debug, Envelope)]
