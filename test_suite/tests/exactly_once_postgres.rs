@@ -156,6 +156,33 @@ async fn a_claim_records_its_answer_once() {
     );
 }
 
+/// A claim released (its call changed nothing) frees the key: the next
+/// claim runs; a key held by a running call is `Running` until then.
+#[tokio::test]
+#[ignore = "needs a Postgres server: see .ci/run"]
+async fn a_released_claim_frees_its_key() {
+    let pool = PgPool::connect(&url()).await.unwrap();
+    let store = PostgresStore::new(pool).await.unwrap();
+    let scope = Scope::new(None, "add_note");
+    let key = Key::parse(&key()).unwrap();
+    let claim = store.claim(&scope, &key, "fingerprint").await.unwrap();
+    let Claim::Run(token) = claim else {
+        panic!("a new key is the call's to run, not {claim:?}")
+    };
+    assert_eq!(
+        store.claim(&scope, &key, "fingerprint").await.unwrap(),
+        Claim::Running
+    );
+    let claimed = Claimed {
+        scope: scope.clone(),
+        key: key.clone(),
+        token,
+    };
+    store.release(&claimed).await.unwrap();
+    let again = store.claim(&scope, &key, "fingerprint").await.unwrap();
+    assert!(matches!(again, Claim::Run(_)), "{again:?}");
+}
+
 #[tokio::test]
 #[ignore = "needs a Postgres server: see .ci/run"]
 async fn a_repeat_on_another_replica_replays() {
