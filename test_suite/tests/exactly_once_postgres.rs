@@ -183,6 +183,42 @@ async fn a_released_claim_frees_its_key() {
     assert!(matches!(again, Claim::Run(_)), "{again:?}");
 }
 
+/// A running call whose lease ran out (its server died) is taken over:
+/// the next claim gets the key under a new token, and the first call's
+/// claim is fenced: its answer is not recorded; the new holder's is.
+#[tokio::test]
+#[ignore = "needs a Postgres server: see .ci/run"]
+async fn a_lapsed_lease_is_taken_over_and_fences_the_first_claim() {
+    let pool = PgPool::connect(&url()).await.unwrap();
+    let store = PostgresStore::new(pool)
+        .await
+        .unwrap()
+        .with_lease(Duration::from_millis(100));
+    let scope = Scope::new(None, "add_note");
+    let key = Key::parse(&key()).unwrap();
+    let claimed = |token| Claimed {
+        scope: scope.clone(),
+        key: key.clone(),
+        token,
+    };
+    let claim = store.claim(&scope, &key, "fingerprint").await.unwrap();
+    let Claim::Run(first) = claim else {
+        panic!("a new key is the call's to run, not {claim:?}")
+    };
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    let claim = store.claim(&scope, &key, "fingerprint").await.unwrap();
+    let Claim::Expired(second) = claim else {
+        panic!("a lapsed lease is taken over, not {claim:?}")
+    };
+    assert_ne!(first, second);
+    assert!(!store.finish(&claimed(first), "first").await.unwrap());
+    assert!(store.finish(&claimed(second), "second").await.unwrap());
+    assert_eq!(
+        store.claim(&scope, &key, "fingerprint").await.unwrap(),
+        Claim::Done("second".into()),
+    );
+}
+
 #[tokio::test]
 #[ignore = "needs a Postgres server: see .ci/run"]
 async fn a_repeat_on_another_replica_replays() {
