@@ -135,7 +135,8 @@ fn compile_fail_cases_give_their_errors() {
             assert_eq!(found, Vec::<String>::new(), "{case}");
             continue;
         }
-        // rustc sorts diagnostics by position.
+        // Compared sorted: the order (the attributes' errors, then
+        // validation's) is pinned by the trybuild run, not here.
         expected.sort();
         found.sort();
         if found != expected {
