@@ -129,30 +129,44 @@ fn key() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
+/// A store of its own, on its own pool.
+async fn store() -> PostgresStore {
+    let pool = PgPool::connect(&url()).await.unwrap();
+    PostgresStore::new(pool).await.unwrap()
+}
+
+/// The claim of a new key by a call of `add_note`: the call's to run.
+async fn new_claim(store: &PostgresStore) -> Claimed {
+    let scope = Scope::new(None, "add_note");
+    let key = Key::parse(&key()).unwrap();
+    let claim = store.claim(&scope, &key, "fingerprint").await.unwrap();
+    let Claim::Run(token) = claim else {
+        panic!("a new key is the call's to run, not {claim:?}")
+    };
+    Claimed { scope, key, token }
+}
+
+/// The next claim of `claimed`'s key, by a call with the same arguments.
+async fn claim_again(store: &PostgresStore, claimed: &Claimed) -> Claim {
+    store
+        .claim(&claimed.scope, &claimed.key, "fingerprint")
+        .await
+        .unwrap()
+}
+
 /// The store alone, through the `Store` trait: a claim records its answer
 /// once; a second `finish` with the same claim is fenced (`false`) and
 /// leaves the first answer, which the next claim of the key gets.
 #[tokio::test]
 #[ignore = "needs a Postgres server: see .ci/run"]
 async fn a_claim_records_its_answer_once() {
-    let pool = PgPool::connect(&url()).await.unwrap();
-    let store = PostgresStore::new(pool).await.unwrap();
-    let scope = Scope::new(Some("ann".into()), "add_note");
-    let key = Key::parse(&key()).unwrap();
-    let claim = store.claim(&scope, &key, "fingerprint").await.unwrap();
-    let Claim::Run(token) = claim else {
-        panic!("a new key is the call's to run, not {claim:?}")
-    };
-    let claimed = Claimed {
-        scope: scope.clone(),
-        key: key.clone(),
-        token,
-    };
+    let store = store().await;
+    let claimed = new_claim(&store).await;
     assert!(store.finish(&claimed, "first").await.unwrap());
     assert!(!store.finish(&claimed, "second").await.unwrap());
     assert_eq!(
-        store.claim(&scope, &key, "fingerprint").await.unwrap(),
-        Claim::Done("first".into()),
+        claim_again(&store, &claimed).await,
+        Claim::Done("first".into())
     );
 }
 
@@ -161,25 +175,11 @@ async fn a_claim_records_its_answer_once() {
 #[tokio::test]
 #[ignore = "needs a Postgres server: see .ci/run"]
 async fn a_released_claim_frees_its_key() {
-    let pool = PgPool::connect(&url()).await.unwrap();
-    let store = PostgresStore::new(pool).await.unwrap();
-    let scope = Scope::new(None, "add_note");
-    let key = Key::parse(&key()).unwrap();
-    let claim = store.claim(&scope, &key, "fingerprint").await.unwrap();
-    let Claim::Run(token) = claim else {
-        panic!("a new key is the call's to run, not {claim:?}")
-    };
-    assert_eq!(
-        store.claim(&scope, &key, "fingerprint").await.unwrap(),
-        Claim::Running
-    );
-    let claimed = Claimed {
-        scope: scope.clone(),
-        key: key.clone(),
-        token,
-    };
+    let store = store().await;
+    let claimed = new_claim(&store).await;
+    assert_eq!(claim_again(&store, &claimed).await, Claim::Running);
     store.release(&claimed).await.unwrap();
-    let again = store.claim(&scope, &key, "fingerprint").await.unwrap();
+    let again = claim_again(&store, &claimed).await;
     assert!(matches!(again, Claim::Run(_)), "{again:?}");
 }
 
@@ -189,33 +189,23 @@ async fn a_released_claim_frees_its_key() {
 #[tokio::test]
 #[ignore = "needs a Postgres server: see .ci/run"]
 async fn a_lapsed_lease_is_taken_over_and_fences_the_first_claim() {
-    let pool = PgPool::connect(&url()).await.unwrap();
-    let store = PostgresStore::new(pool)
-        .await
-        .unwrap()
-        .with_lease(Duration::from_millis(100));
-    let scope = Scope::new(None, "add_note");
-    let key = Key::parse(&key()).unwrap();
-    let claimed = |token| Claimed {
-        scope: scope.clone(),
-        key: key.clone(),
-        token,
-    };
-    let claim = store.claim(&scope, &key, "fingerprint").await.unwrap();
-    let Claim::Run(first) = claim else {
-        panic!("a new key is the call's to run, not {claim:?}")
-    };
+    let store = store().await.with_lease(Duration::from_millis(100));
+    let first = new_claim(&store).await;
     tokio::time::sleep(Duration::from_millis(250)).await;
-    let claim = store.claim(&scope, &key, "fingerprint").await.unwrap();
-    let Claim::Expired(second) = claim else {
+    let claim = claim_again(&store, &first).await;
+    let Claim::Expired(token) = claim else {
         panic!("a lapsed lease is taken over, not {claim:?}")
     };
-    assert_ne!(first, second);
-    assert!(!store.finish(&claimed(first), "first").await.unwrap());
-    assert!(store.finish(&claimed(second), "second").await.unwrap());
+    assert_ne!(first.token, token);
+    let second = Claimed {
+        token,
+        ..first.clone()
+    };
+    assert!(!store.finish(&first, "first").await.unwrap());
+    assert!(store.finish(&second, "second").await.unwrap());
     assert_eq!(
-        store.claim(&scope, &key, "fingerprint").await.unwrap(),
-        Claim::Done("second".into()),
+        claim_again(&store, &first).await,
+        Claim::Done("second".into())
     );
 }
 
