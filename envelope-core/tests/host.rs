@@ -202,7 +202,29 @@ fn sdk_texts() {
         assert_eq!(envelope.message, message, "{text}");
         assert!(envelope.fuzzy_matches.is_empty());
     }
-    // This crate's router's words: the near misses are read back.
+    // This crate's router's words: the near misses are read back, one or
+    // several, quotes and all.
+    for (text, near) in [
+        (
+            r#"Unknown tool: list_todo. Call again with "list_todos" in place of the name you sent."#,
+            &["list_todos"][..],
+        ),
+        (
+            r#"MCP error -32602: Unknown tool: list_todo. Call again with the one meant of "list_todos", "list \"todo\"" or "todo_list" in place of the name you sent; if none of these is meant, call list_tools."#,
+            &["list_todos", "list \"todo\"", "todo_list"][..],
+        ),
+    ] {
+        let read = host::read_jsonrpc_error(-32602, text, None);
+        assert_eq!(read.fuzzy_matches, near, "{text}");
+        assert_eq!(read.message, text.trim_start_matches("MCP error -32602: "));
+        assert_eq!(
+            host::next_move(&read, CallBehaviour::default(), 1),
+            NextMove::PickNearMiss {
+                names: near.iter().map(|name| String::from(*name)).collect()
+            }
+        );
+    }
+    // Its earlier versions' words too.
     let ours = host::read_jsonrpc_error(
         -32602,
         "Unknown tool: list_todo. Did you mean list_todos or list_todo_items?",

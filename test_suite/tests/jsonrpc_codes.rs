@@ -205,7 +205,7 @@ async fn an_unknown_tool_is_a_protocol_error_with_its_near_misses() {
     assert_eq!(data.code.0, -32602);
     assert_eq!(
         data.message,
-        "Unknown tool: list_todo. Did you mean list_todos?"
+        r#"Unknown tool: list_todo. Call again with "list_todos" in place of the name you sent."#
     );
     let envelope = data.data.as_ref().unwrap();
     let id = envelope["correlation_id"].as_str().unwrap();
@@ -235,7 +235,7 @@ async fn an_unknown_tool_is_a_protocol_error_with_its_near_misses() {
     let bare = host::read_jsonrpc_error(-32602, &data.message, None);
     assert_eq!(
         bare.message,
-        "Unknown tool: list_todo. Did you mean list_todos?"
+        r#"Unknown tool: list_todo. Call again with "list_todos" in place of the name you sent."#
     );
     assert_eq!(bare.fuzzy_matches, ["list_todos"]);
     assert_eq!(bare.code.as_deref(), Some("UNKNOWN_TOOL"));

@@ -301,7 +301,7 @@ async fn a_detail_of_the_failure_fills_the_suggested_call() {
         envelope["details"],
         json!({"id": "n-5", "suggested_arguments": {"body": "milk", "id": "n-5"}})
     );
-    let lead = r#"Call update_note with {"body":"milk","id":"n-5"} now; do not repeat this call unchanged before that."#;
+    let lead = r#"Call update_note with {"body":"milk","id":"n-5"} now."#;
     assert_eq!(text, lead);
 }
 
@@ -309,7 +309,7 @@ async fn a_detail_of_the_failure_fills_the_suggested_call() {
 async fn no_call_is_offered_without_every_required_argument() {
     let (envelope, text) = failure("run_query", json!({"sql": "SELECT 1"})).await;
     assert_eq!(envelope.get("details"), None);
-    let lead = "Call connect now; do not repeat this call unchanged before that.";
+    let lead = "Call connect now.";
     assert_eq!(text, lead);
 }
 

@@ -197,7 +197,7 @@ async fn plain_question_marks_answer_through_the_call() {
     assert_eq!(unknown.code.0, -32602);
     assert_eq!(
         unknown.message,
-        "Unknown tool: get_nte. Did you mean get_note?"
+        r#"Unknown tool: get_nte. Call again with "get_note" in place of the name you sent."#
     );
     let unknown = unknown.data.expect("the envelope");
     assert_eq!(unknown["code"], "UNKNOWN_TOOL");

@@ -869,12 +869,12 @@ mod code_mode_port {
         const INVALID: (&str, &str, &str) = (
             "the approval token is not valid",
             r#"{"isError":true,"error_class":"UNAUTHENTICATED","message":"the approval token is not valid","suggested_tool":"validate_code","next_steps":["pass the token exactly as validate_code returned it, or validate the code again"],"code":"TOKEN_INVALID","category":"WorkflowDependency"}"#,
-            "Call validate_code now; do not repeat this call unchanged before that.\nUNAUTHENTICATED (TOKEN_INVALID): the approval token is not valid\nNext step: pass the token exactly as validate_code returned it, or validate the code again\nCall validate_code now; do not repeat this call unchanged before that.",
+            "Call validate_code now.\nUNAUTHENTICATED (TOKEN_INVALID): the approval token is not valid\nNext step: pass the token exactly as validate_code returned it, or validate the code again\nCall validate_code now.",
         );
         const MISMATCH: (&str, &str, &str) = (
             "the code differs from the code that was validated",
             r#"{"isError":true,"error_class":"PRECONDITION_FAILED","message":"the code differs from the code that was validated","suggested_tool":"validate_code","next_steps":["send exactly the validated code, or call validate_code on the changed code first"],"code":"CODE_MISMATCH","category":"WorkflowDependency"}"#,
-            "Call validate_code now; do not repeat this call unchanged before that.\nPRECONDITION_FAILED (CODE_MISMATCH): the code differs from the code that was validated\nNext step: send exactly the validated code, or call validate_code on the changed code first\nCall validate_code now; do not repeat this call unchanged before that.",
+            "Call validate_code now.\nPRECONDITION_FAILED (CODE_MISMATCH): the code differs from the code that was validated\nNext step: send exactly the validated code, or call validate_code on the changed code first\nCall validate_code now.",
         );
         let expected = [INVALID, INVALID, MISMATCH];
         for (error, (message, json, text)) in errors.iter().zip(expected) {

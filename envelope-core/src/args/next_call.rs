@@ -366,7 +366,7 @@ mod tests {
         assert!(envelope.details.is_empty());
         assert_eq!(
             envelope.to_string().lines().next(),
-            Some("Call connect now; do not repeat this call unchanged before that.")
+            Some("Call connect now.")
         );
         let unknown = first.with_suggested_tool("reconnect");
         assert!(

@@ -59,26 +59,48 @@ pub(super) fn read(text: &str) -> Option<ErrorEnvelope> {
 /// The envelope of an unknown tool's text `text`, whose part after the
 /// SDK's prefix is `named`: the name, and the near misses when the text
 /// names them as this crate's router writes them (`Unknown tool: list_todo.
-/// Did you mean list_todos?`, or `a or b`). The message is the text as
-/// sent, cut.
+/// Call again with "list_todos" in place of the name you sent.`, several
+/// as `the one meant of "a" or "b"`), or as its earlier versions did
+/// (`Unknown tool: list_todo. Did you mean list_todos?`, or `a or b`).
+/// The message is the text as sent, cut.
 fn unknown_tool(text: &str, named: &str) -> ErrorEnvelope {
-    let (name, near) = match named.split_once(". Did you mean ") {
-        Some((name, near)) => {
-            let near = near.strip_suffix('?').unwrap_or(near);
-            let near = near
-                .split(" or ")
-                .map(str::trim)
-                .filter(|name| !name.is_empty())
-                .take(super::MAX_ITEMS)
-                .map(|name| cut_to(name, super::MAX_NAME_CHARS))
-                .collect();
-            (name, near)
-        }
-        None => (named, Vec::new()),
+    let (name, near) = if let Some((name, rest)) = named.split_once(". Call again with ") {
+        let rest = rest.strip_prefix("the one meant of ").unwrap_or(rest);
+        (name, quoted_names(rest))
+    } else if let Some((name, near)) = named.split_once(". Did you mean ") {
+        let near = near.strip_suffix('?').unwrap_or(near);
+        (name, near.split(" or ").map(str::to_owned).collect())
+    } else {
+        (named, Vec::new())
     };
+    let near = near
+        .iter()
+        .map(|name| name.trim())
+        .filter(|name| !name.is_empty())
+        .take(super::MAX_ITEMS)
+        .map(|name| cut_to(name, super::MAX_NAME_CHARS))
+        .collect();
     let mut envelope = crate::render::mcp::unknown_tool(&cut(name.trim()), near);
     envelope.fields_mut().message = cut(text);
     envelope
+}
+
+/// The JSON strings at the start of `list`, separated by `, ` or ` or `
+/// (as the text's lead lists names): `"a", "b" or "c" in place of ...`
+/// gives `a`, `b` and `c`.
+fn quoted_names(mut list: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    while names.len() < super::MAX_ITEMS {
+        let mut stream = serde_json::Deserializer::from_str(list).into_iter::<String>();
+        let Some(Ok(name)) = stream.next() else { break };
+        names.push(name);
+        list = &list[stream.byte_offset()..];
+        match list.strip_prefix(", ").or_else(|| list.strip_prefix(" or ")) {
+            Some(rest) => list = rest,
+            None => break,
+        }
+    }
+    names
 }
 
 /// A tool the server has but turned off (the TypeScript SDK's `Tool <name>

@@ -18,7 +18,9 @@
 //!   model passes on to the user;
 //! - a call that is not safe to repeat says "Do not repeat this call";
 //! - a tool the model should call is named, with the arguments to call it
-//!   with when the server computed them (`args`' `next_call.rs`).
+//!   with when the server computed them (`args`' `next_call.rs`), and
+//!   nothing else: a clause on what comes after the call ("do not repeat
+//!   this call before that") made models wait first.
 
 use std::fmt;
 
@@ -240,7 +242,9 @@ fn sentence(
         NextMove::CallTool { tool, arguments } => {
             write!(out, "Call {tool}")?;
             with_arguments(out, arguments.as_ref())?;
-            out.write_str(" now; do not repeat this call unchanged before that.")
+            // Nothing about what comes after the call: a clause like "do
+            // not repeat this call before that" was read as a wait.
+            out.write_str(" now.")
         }
         // The name to send, not a question: a question is what a model
         // passes on to the user.

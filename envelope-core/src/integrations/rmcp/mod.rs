@@ -87,6 +87,7 @@ use limit::RateLimit;
 use crate::call::{CallBehaviour, CallContext};
 use crate::model::contract::{DeclaredFailure, FAILURES_META_KEY};
 use crate::model::envelope::ErrorEnvelope;
+use crate::model::next_move::{Attempt, NextMove};
 use crate::model::variant_spec::VariantSpec;
 
 tokio::task_local! {
@@ -603,9 +604,11 @@ impl<S: Send + Sync + 'static> Router<S> {
             UnknownTool::ProtocolError => {
                 let mut message = format!("Unknown tool: {}", cut(&name));
                 if !envelope.fuzzy_matches.is_empty() {
-                    message.push_str(". Did you mean ");
-                    message.push_str(&envelope.fuzzy_matches.join(" or "));
-                    message.push('?');
+                    // The near miss as the name to send, in the words of
+                    // the text a tool error result would carry.
+                    let next = NextMove::of(&envelope, &Attempt::default());
+                    message.push_str(". ");
+                    message.push_str(&crate::render::text::lead_string(&envelope, &next));
                 }
                 Err(ErrorData::invalid_params(message, Some(envelope.to_json())))
             }
@@ -627,8 +630,9 @@ impl<S: Send + Sync + 'static> Router<S> {
 #[non_exhaustive]
 pub enum UnknownTool {
     /// The JSON-RPC error `-32602` (invalid params), its message the
-    /// revision's `Unknown tool: NAME`, followed by the near misses
-    /// (`Unknown tool: list_todo. Did you mean list_todos?`), and its
+    /// revision's `Unknown tool: NAME`, followed by the near misses as the
+    /// name to send (`Unknown tool: list_todo. Call again with "list_todos"
+    /// in place of the name you sent.`), and its
     /// `data` the `OBJECT_NOT_FOUND` envelope (code `UNKNOWN_TOOL`) as
     /// JSON. Follows MCP 2026-07-28.
     #[default]
