@@ -95,7 +95,10 @@ fn quoted_names(mut list: &str) -> Vec<String> {
         let Some(Ok(name)) = stream.next() else { break };
         names.push(name);
         list = &list[stream.byte_offset()..];
-        match list.strip_prefix(", ").or_else(|| list.strip_prefix(" or ")) {
+        match list
+            .strip_prefix(", ")
+            .or_else(|| list.strip_prefix(" or "))
+        {
             Some(rest) => list = rest,
             None => break,
         }
