@@ -2,8 +2,8 @@
 """Answers already measured, carried over to the renderings of a newer
 commit wherever the text is byte-identical.
 
-Usage: python3 scripts/recovery/reuse.py OUT.json NEW_RENDERINGS.json \
-           OLD_RENDERINGS.json RESULTS.json [RESULTS.json ...]
+Usage: python3 scripts/recovery/reuse.py [--only NAME,NAME] OUT.json \
+           NEW_RENDERINGS.json OLD_RENDERINGS.json RESULTS.json [RESULTS.json ...]
 
 A model's answer depends only on the text it reads (and the fixed system
 prompt, task and call): a scenario's rendering whose text at the new
@@ -13,7 +13,9 @@ answer. Each results file must have answered OLD_RENDERINGS (its
 rows of the first results file (then the next) whose old text is the new
 text are copied under the new rendering's name, marked
 `reused_from: {"commit", "rendering"}`; a new rendering that no old text
-equals gets no row (run it). Settings are the first results file's, the
+equals gets no row (run it). `--only` carries answers to the named new
+renderings alone: a run of `mcp_text` alone would otherwise also answer
+every `model_text` whose text equals it, a part of that rendering only. Settings are the first results file's, the
 commit is the new one's, and `reused_from` lists the inputs.
 """
 
@@ -28,7 +30,7 @@ def texts(path):
     }
 
 
-def main(out, new_path, old_path, result_paths):
+def main(out, new_path, old_path, result_paths, only=None):
     new_commit, new = texts(new_path)
     old_commit, old = texts(old_path)
     documents = [json.load(open(path, encoding="utf-8")) for path in result_paths]
@@ -50,7 +52,7 @@ def main(out, new_path, old_path, result_paths):
     missing = []
     for scenario, renderings in new.items():
         for rendering, text in renderings.items():
-            if text is None:
+            if text is None or (only is not None and rendering not in only):
                 continue
             found = [row for (id_, said, _), row in answered.items() if id_ == scenario and said == text]
             if not found:
@@ -78,6 +80,11 @@ def main(out, new_path, old_path, result_paths):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 5:
+    arguments = sys.argv[1:]
+    only = None
+    if arguments[:1] == ["--only"] and len(arguments) > 1:
+        only = set(arguments[1].split(","))
+        arguments = arguments[2:]
+    if len(arguments) < 4:
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:])
+    main(arguments[0], arguments[1], arguments[2], arguments[3:], only)
