@@ -20,7 +20,8 @@
 //! - a tool the model should call is named, with the arguments to call it
 //!   with when the server computed them (`args`' `next_call.rs`), and
 //!   nothing else: a clause on what comes after the call ("do not repeat
-//!   this call before that") made models wait first.
+//!   this call before that") made a 1.5B model wait before the call
+//!   (round 7 of the benchmark).
 
 use std::fmt;
 
