@@ -407,8 +407,15 @@ impl fmt::Display for ErrorEnvelope {
 /// is serialized from the struct, not from a `Value`, whose key order
 /// depends on serde_json's features.
 pub(crate) fn blocks(envelope: &ErrorEnvelope) -> [String; 2] {
-    let next = NextMove::of(envelope, &Attempt::default());
-    [envelope.json_string(), lead_string(envelope, &next)]
+    [envelope.json_string(), server_lead(envelope)]
+}
+
+/// The lead the server writes for `envelope`: the one decision's move for
+/// a call it knows nothing more of ([`Attempt::default`]), as a string.
+/// The second block of [`blocks`], and the near misses of the rmcp
+/// router's unknown-tool protocol error.
+pub(crate) fn server_lead(envelope: &ErrorEnvelope) -> String {
+    lead_string(envelope, &NextMove::of(envelope, &Attempt::default()))
 }
 
 /// [`blocks`] as one text, joined by a newline: a tool result's `content`.

@@ -87,7 +87,6 @@ use limit::RateLimit;
 use crate::call::{CallBehaviour, CallContext};
 use crate::model::contract::{DeclaredFailure, FAILURES_META_KEY};
 use crate::model::envelope::ErrorEnvelope;
-use crate::model::next_move::{Attempt, NextMove};
 use crate::model::variant_spec::VariantSpec;
 
 tokio::task_local! {
@@ -606,9 +605,8 @@ impl<S: Send + Sync + 'static> Router<S> {
                 if !envelope.fuzzy_matches.is_empty() {
                     // The near miss as the name to send, in the words of
                     // the text a tool error result would carry.
-                    let next = NextMove::of(&envelope, &Attempt::default());
                     message.push_str(". ");
-                    message.push_str(&crate::render::text::lead_string(&envelope, &next));
+                    message.push_str(&crate::render::text::server_lead(&envelope));
                 }
                 Err(ErrorData::invalid_params(message, Some(envelope.to_json())))
             }
