@@ -6,6 +6,7 @@ use super::bound::{cut, cut_to};
 use super::{pydantic, zod};
 use crate::model::class::ErrorClass;
 use crate::model::envelope::ErrorEnvelope;
+use crate::render::text::{NEAR_MISS_LEAD, NEAR_MISS_SEVERAL};
 
 /// The envelope a known SDK text states, if `text` is one (the table on
 /// [`super::read_tool_result`]).
@@ -64,8 +65,9 @@ pub(super) fn read(text: &str) -> Option<ErrorEnvelope> {
 /// (`Unknown tool: list_todo. Did you mean list_todos?`, or `a or b`).
 /// The message is the text as sent, cut.
 fn unknown_tool(text: &str, named: &str) -> ErrorEnvelope {
-    let (name, near) = if let Some((name, rest)) = named.split_once(". Call again with ") {
-        let rest = rest.strip_prefix("the one meant of ").unwrap_or(rest);
+    let (name, near) = if let Some((name, rest)) = named.split_once(&format!(". {NEAR_MISS_LEAD}"))
+    {
+        let rest = rest.strip_prefix(NEAR_MISS_SEVERAL).unwrap_or(rest);
         (name, quoted_names(rest))
     } else if let Some((name, near)) = named.split_once(". Did you mean ") {
         let near = near.strip_suffix('?').unwrap_or(near);

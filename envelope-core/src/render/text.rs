@@ -36,6 +36,16 @@ use crate::model::effect::Effect;
 use crate::model::envelope::ErrorEnvelope;
 use crate::model::next_move::{Attempt, NextMove};
 
+/// How the sentence of [`NextMove::PickNearMiss`] begins; the names
+/// follow as JSON strings (`Call again with "get_note" in place of the
+/// name you sent.`). The host reads them back from a text that says so
+/// (the rmcp router's unknown-tool message).
+pub(crate) const NEAR_MISS_LEAD: &str = "Call again with ";
+
+/// What comes between [`NEAR_MISS_LEAD`] and the names when there are
+/// several (`Call again with the one meant of "a" or "b" in place of ...`).
+pub(crate) const NEAR_MISS_SEVERAL: &str = "the one meant of ";
+
 /// Writes the text of `envelope` with `next` as its first and last
 /// sentence (see the module docs).
 pub(crate) fn write(
@@ -251,11 +261,10 @@ fn sentence(
         // passes on to the user.
         NextMove::PickNearMiss { names } => {
             let several = names.len() > 1;
-            out.write_str(if several {
-                "Call again with the one meant of "
-            } else {
-                "Call again with "
-            })?;
+            out.write_str(NEAR_MISS_LEAD)?;
+            if several {
+                out.write_str(NEAR_MISS_SEVERAL)?;
+            }
             names_list(out, names)?;
             out.write_str(" in place of the name you sent")?;
             match &envelope.suggested_tool {
