@@ -15,7 +15,8 @@ text are copied under the new rendering's name, marked
 `reused_from: {"commit", "rendering"}`; a new rendering that no old text
 equals gets no row (run it). `--only` carries answers to the named new
 renderings alone: a run of `mcp_text` alone would otherwise also answer
-every `model_text` whose text equals it, a part of that rendering only. Settings are the first results file's, the
+every `model_text` whose text equals it, a part of that rendering only.
+Settings are the first results file's, the
 commit is the new one's, and `reused_from` lists the inputs.
 """
 
